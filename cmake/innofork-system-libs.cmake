@@ -1,0 +1,10 @@
+# System libraries and NUMA: used by the trimmed presets and by FULL=1 builds.
+set(WITH_SSL system CACHE STRING "")
+set(WITH_ZLIB system CACHE STRING "")
+set(WITH_ZSTD system CACHE STRING "")
+set(WITH_LZ4 system CACHE STRING "")
+set(WITH_ICU system CACHE STRING "")
+set(WITH_PROTOBUF system CACHE STRING "")
+set(WITH_NUMA ON CACHE BOOL "")
+set(CMAKE_C_COMPILER_LAUNCHER ccache CACHE STRING "")
+set(CMAKE_CXX_COMPILER_LAUNCHER ccache CACHE STRING "")

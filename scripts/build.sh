@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Build a preset: release (RelWithDebInfo fork), debug (Debug fork, what the
+# tests use) or stock (pristine MySQL, release options, no patches).
+#
+#   scripts/build.sh PRESET [--prepare-only] [ninja targets...]
+#
+#   FULL=1       build upstream's full plugin set instead of the trimmed one
+#   DISCARD=1    let prepare overwrite edits made in the prepared tree
+#   JOBS=N       ninja parallelism (default: cores + 1)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+preset=${1:-}; shift || true
+[ -n "$preset" ] || die "usage: scripts/build.sh release|debug|stock [--prepare-only] [targets...]"
+check_preset "$preset"
+prepare_only=0
+if [ "${1:-}" = --prepare-only ]; then prepare_only=1; shift; fi
+
+unpack() {  # tarball-or-dir dest
+  local from=$1 dest=$2 tmp
+  [ -e "$dest/MYSQL_VERSION" ] && return
+  rm -rf "$dest" "$dest.tmp"; mkdir -p "$dest.tmp"
+  if [ -d "$from" ]; then
+    info "copying $from to $dest"
+    cp -a "$from/." "$dest.tmp/"
+  else
+    info "unpacking $(basename "$from") to $dest"
+    tar xzf "$from" -C "$dest.tmp"
+    tmp=$(find "$dest.tmp" -mindepth 1 -maxdepth 1 -type d)
+    [ "$(echo "$tmp" | wc -l)" = 1 ] && [ -f "$tmp/MYSQL_VERSION" ] \
+      || die "$from did not unpack to one MySQL source directory"
+    mv "$tmp" "$dest"; rmdir "$dest.tmp"
+    return
+  fi
+  mv "$dest.tmp" "$dest"
+}
+
+pristine=$(preset_src stock)
+if [ ! -e "$pristine/MYSQL_VERSION" ] || [ ! -e "$(preset_src release)/MYSQL_VERSION" ]; then
+  source=$("$FORK_ROOT/scripts/fetch-source.sh")
+  unpack "$source" "$pristine"
+  [ "$preset" = stock ] || unpack "$source" "$(preset_src release)"
+fi
+src=$(preset_src "$preset")
+if [ "$preset" != stock ]; then
+  python3 "$FORK_ROOT/scripts/tree.py" prepare "$pristine" "$src" ${DISCARD:+--discard}
+fi
+[ $prepare_only = 1 ] && exit 0
+
+obj=$(preset_obj "$preset")
+[ "${FULL:-0}" = 1 ] && obj=$obj-full
+mkdir -p "$obj"
+
+# ccache: relative paths (base_dir) so another clone of the repository, e.g.
+# CI's, hits the same cache entries; and a cache large enough for all presets.
+export CCACHE_BASEDIR=$FORK_BUILD_DIR CCACHE_NOHASHDIR=true
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-30G}
+
+case $preset in
+  release) type=RelWithDebInfo; extra=(-DMYSQL_SERVER_SUFFIX=-$FORK_NAME);;
+  debug)   type=Debug;          extra=(-DWITH_DEBUG=ON -DMYSQL_SERVER_SUFFIX=-$FORK_NAME);;
+  stock)   type=RelWithDebInfo; extra=();;
+esac
+if [ "${FULL:-0}" = 1 ]; then
+  opts=(-C "$FORK_ROOT/cmake/innofork-system-libs.cmake")
+else
+  opts=(-C "$FORK_ROOT/cmake/innofork-options.cmake")
+fi
+if [ ! -f "$obj/build.ninja" ]; then
+  info "configuring $preset in $obj"
+  (cd "$obj" && cmake -G Ninja "${opts[@]}" -DCMAKE_BUILD_TYPE=$type "${extra[@]}" ../src \
+     > cmake.log 2>&1) || { tail -30 "$obj/cmake.log"; rm -f "$obj/build.ninja"; die "cmake failed for $preset: see $obj/cmake.log"; }
+fi
+
+if [ $# -eq 0 ]; then
+  case $preset in
+    debug) set -- all;;                          # MTR needs plugins, components, test tools
+    *)     set -- mysqld mysql mysqladmin mysqldump mysqlcheck mysqlslap;;
+  esac
+fi
+info "building $preset: ninja $*  (log: $obj/ninja.log)"
+start=$(date +%s)
+if ! ninja -C "$obj" -j "${JOBS:-$(( $(nproc) + 1 ))}" "$@" > "$obj/ninja.log" 2>&1; then
+  grep -E -B2 -A12 'FAILED:|error:' "$obj/ninja.log" | head -60 >&2
+  die "build of $preset failed: see $obj/ninja.log"
+fi
+info "built $preset in $(( $(date +%s) - start )) s"
