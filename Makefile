@@ -1,0 +1,55 @@
+# innofork: a patched InnoDB on MySQL 9.7.2.  `make help` lists the targets.
+SHELL := /bin/bash
+PRESET ?= release
+export PRESET
+
+.PHONY: help run stop status deps source prepare build test fast-test \
+        refresh-patches clean
+
+help:
+	@echo "make run              build the release fork, start it on ./var (PORT=3307) and print how to connect"
+	@echo "make stop             stop the server started by make run"
+	@echo "make status           is it running?"
+	@echo "make test             fast tier, debug build, MTR (our suites + upstream smoke); ends 'N passed, N failed'"
+	@echo "make fast-test        the fast tier only: patch check and unit tests, seconds, no server"
+	@echo "make build PRESET=p   build a preset: release | debug | stock (pristine 9.7.2, same options)"
+	@echo "make prepare          bring build/fork/src up to date with patches/ and our files"
+	@echo "make refresh-patches  save edits made in build/fork/src back into the repository"
+	@echo "                      (NEW=NNNN-name.patch for upstream files no patch owns yet)"
+	@echo "make deps             install the Debian packages and the deb-src entry"
+	@echo "make source           fetch and verify the MySQL 9.7.2 source"
+	@echo "make clean            remove build/ (keeps ./var, the data directory, and the download cache)"
+	@echo "Variables: PRESET, PORT, VARDIR, DATADIR, MYSQL_TARBALL, MYSQL_SOURCE_DIR, FULL=1, JOBS (see README)"
+
+deps:
+	@bash scripts/deps.sh
+
+source: deps
+	@bash scripts/fetch-source.sh >/dev/null
+
+prepare: source
+	@bash scripts/build.sh debug --prepare-only
+
+build: source
+	@bash scripts/build.sh $(PRESET)
+
+run: build
+	@bash scripts/server.sh start
+
+stop:
+	@bash scripts/server.sh stop
+
+status:
+	@bash scripts/server.sh status
+
+test: deps
+	@bash scripts/test.sh
+
+fast-test: deps
+	@FAST_ONLY=1 bash scripts/test.sh
+
+refresh-patches:
+	@python3 scripts/tree.py refresh build/stock/src build/fork/src $(if $(NEW),--new $(NEW))
+
+clean:
+	rm -rf build

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The test command (make test; .ci/run calls it).
+#   1. fast tier: patch series check, unit tests of our own code, harness tests
+#   2. the debug build
+#   3. MTR: our suites plus the upstream smoke selection, --parallel=2
+# Ends with one line: "N passed, N failed, N skipped".  Exits non-zero on any
+# failure.
+#
+#   FAST_ONLY=1     stop after the fast tier
+#   MTR_TESTS="..." run these MTR tests instead of the default selection
+#   MTR_ARGS="..."  extra mtr options
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+results=$(mktemp)
+trap 'rm -f "$results"' EXIT
+tally() { echo "$1 $2 $3 $4" >> "$results"; }   # stage passed failed skipped
+
+summary() {
+  awk '{p+=$2; f+=$3; s+=$4; printf "  %-10s %d passed, %d failed, %d skipped\n", $1, $2, $3, $4 > "/dev/stderr"}
+       END {printf "%d passed, %d failed, %d skipped\n", p, f, s; exit (f > 0 || NR == 0)}' "$results"
+}
+
+# --- 1. fast tier -----------------------------------------------------------
+info "fast tier"
+source=$("$FORK_ROOT/scripts/fetch-source.sh") || { tally fetch 0 1 0; summary; exit 1; }
+bash "$FORK_ROOT/scripts/build.sh" debug --prepare-only || { tally prepare 0 1 0; summary; exit 1; }
+if python3 "$FORK_ROOT/scripts/tree.py" check "$(preset_src stock)"; then
+  tally patches 1 0 0
+else
+  tally patches 0 1 0
+fi
+bash "$FORK_ROOT/scripts/fast-tier.sh" "$results"
+
+if [ "${FAST_ONLY:-0}" = 1 ]; then summary; exit; fi
+
+# --- 2. debug build ---------------------------------------------------------
+if ! bash "$FORK_ROOT/scripts/build.sh" debug; then
+  tally build 0 1 0; summary; exit 1
+fi
+
+# --- 3. MTR -----------------------------------------------------------------
+obj=$(preset_obj debug)
+if [ -n "${MTR_TESTS:-}" ]; then
+  tests=($MTR_TESTS)
+else
+  tests=()
+  for suite in "$FORK_ROOT"/mysql-test/suite/*/; do
+    for t in "$suite"t/*.test; do
+      [ -e "$t" ] && tests+=("$(basename "$suite").$(basename "$t" .test)")
+    done
+  done
+  tests+=($(grep -v '^#' "$FORK_ROOT/mysql-test/innofork-smoke.list"))
+fi
+info "MTR: ${#tests[@]} tests"
+log=$obj/mtr.log
+( cd "$obj/mysql-test" && perl mysql-test-run.pl --parallel=2 --force --retry=0 --max-test-fail=0 \
+    --nounit-tests --testcase-timeout=30 ${MTR_ARGS:-} "${tests[@]}" ) 2>&1 | tee "$log"
+mtr_rc=${PIPESTATUS[0]}
+pass=$(grep -cE '\[ pass \]' "$log")
+fail=$(grep -cE '\[ fail \]' "$log")
+skip=$(grep -cE '\[ (skipped|disabled) \]' "$log")
+# MTR failing without a per-test verdict (e.g. the server did not start) is a failure too.
+[ "$mtr_rc" != 0 ] && [ "$fail" = 0 ] && fail=1
+[ "$pass" = 0 ] && [ "$fail" = 0 ] && fail=1   # no test ran: not a pass
+tally mtr "$pass" "$fail" "$skip"
+summary
