@@ -21,11 +21,12 @@ verify() {  # file -> dies unless size and sha256 match the pin
       info "WARNING: $f is not the pinned tarball (sha256 $sum); using it because MYSQL_SKIP_SHA256=1"
       return
     fi
+    local what="Delete it and run again to download it anew."
+    [ -n "${MYSQL_TARBALL:-}" ] && what="Check MYSQL_TARBALL (MYSQL_SKIP_SHA256=1 accepts another MySQL $MYSQL_VERSION tarball)."
     die "checksum mismatch for $f
   expected sha256 $ORIG_SHA256, $ORIG_SIZE bytes
   got      sha256 $sum, $size bytes
-  Delete the file and run again to re-download it, or point MYSQL_TARBALL at the
-  right file (MYSQL_SKIP_SHA256=1 accepts another MySQL $MYSQL_VERSION tarball)."
+  $what"
   fi
 }
 

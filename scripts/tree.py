@@ -17,11 +17,14 @@ The prepared tree is the pristine MySQL tree plus
 Rules that keep this simple and lossless:
   * each upstream file belongs to exactly one patch;
   * overlay files must not exist upstream (an upstream edit is a patch);
-  * prepare never overwrites a file edited in TREE since the last prepare
-    (it stops and says to run `make refresh-patches` or DISCARD=1).
+  * prepare never overwrites a file edited by hand in TREE (it stops and
+    says to run `make refresh-patches` or DISCARD=1), and warns about hand
+    edits it keeps that the repository does not have yet.
 """
 import argparse
 import filecmp
+import hashlib
+import json
 import os
 import re
 import shutil
@@ -34,7 +37,6 @@ PATCH_DIR = os.path.join(REPO, "patches")
 SERIES = os.path.join(PATCH_DIR, "series")
 OVERLAY_DIRS = ["storage", "sql", "include", "mysql-test", "unittest"]
 IGNORED = re.compile(r"(\.orig|\.rej|~|\.swp|\.pyc|\.reject|\.log)$|/\.#|/__pycache__/")
-STAMP = ".innofork-prepared"
 STATE = ".innofork-state"
 
 
@@ -116,79 +118,96 @@ def apply_series(pristine, dest):
     return {f: os.path.join(dest, f) for f in own}
 
 
+def sha1(path):
+    h = hashlib.sha1()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
 def load_state(tree):
+    """{path: sha1 of the content prepare last wrote there}."""
     path = os.path.join(tree, STATE)
-    if not os.path.exists(path):
-        return set()
-    return set(l.rstrip("\n") for l in open(path) if l.strip())
+    return json.load(open(path)) if os.path.exists(path) else {}
 
 
-def edited_since_prepare(tree, path):
-    stamp = os.path.join(tree, STAMP)
-    p = os.path.join(tree, path)
-    return (os.path.exists(stamp) and os.path.exists(p)
-            and os.path.getmtime(p) > os.path.getmtime(stamp))
+def save_state(tree, state):
+    with open(os.path.join(tree, STATE) + ".new", "w") as out:
+        json.dump(state, out, indent=0, sort_keys=True)
+    os.replace(os.path.join(tree, STATE) + ".new", os.path.join(tree, STATE))
 
 
 def same(a, b):
     return os.path.exists(a) and os.path.exists(b) and filecmp.cmp(a, b, shallow=False)
 
 
+def edited_files(pristine, tree, state):
+    """Files edited in the prepared tree by hand: content differs from what
+    prepare wrote there, or (for files prepare never wrote) from pristine.
+    Both trees come from one tarball, so an untouched file has pristine's
+    mtime: only files whose mtime differs are read."""
+    out = []
+    for root, dirs, files in os.walk(tree):
+        for fn in files:
+            p = os.path.join(root, fn)
+            rel = os.path.relpath(p, tree)
+            if rel == STATE or IGNORED.search("/" + rel):
+                continue
+            q = os.path.join(pristine, rel)
+            if os.path.exists(q) and os.path.getmtime(q) == os.path.getmtime(p) and rel not in state:
+                continue
+            if rel in state:
+                if sha1(p) != state[rel]:
+                    out.append(rel)
+            elif not same(p, q):
+                out.append(rel)
+    return sorted(out)
+
+
 def prepare(pristine, tree, discard):
     for f in overlay_files():
         if os.path.exists(os.path.join(pristine, f)):
             die("%s exists upstream: edits to upstream files belong in a patch, not the overlay" % f)
+    state = load_state(tree)
+    edited = set(edited_files(pristine, tree, state))
     with tempfile.TemporaryDirectory() as tmp:
         want = apply_series(pristine, tmp)          # path -> source of its content
         for f in overlay_files():
             want[f] = os.path.join(REPO, f)
-        previous = load_state(tree)
-        # Files we put there last time but no longer want: back to pristine.
-        restore = {f: os.path.join(pristine, f) for f in previous - set(want)}
-        conflicts = []
-        changes = []
-        for f, src in list(want.items()) + list(restore.items()):
-            dst = os.path.join(tree, f)
-            if os.path.exists(src) and same(src, dst):
-                continue
-            if not os.path.exists(src) and not os.path.exists(dst):
-                continue
-            if edited_since_prepare(tree, f) and not discard:
-                conflicts.append(f)
-            changes.append((f, src, dst))
+        # Files prepare wrote before but no longer wants, and (with DISCARD)
+        # hand edits: back to pristine, or removed if not upstream.
+        back = set(state) - set(want)
+        if discard:
+            back |= edited - set(want)
+        todo = [(f, want[f]) for f in want] + [(f, os.path.join(pristine, f)) for f in back]
+        changes = [(f, src) for f, src in todo
+                   if not (os.path.exists(src) and same(src, os.path.join(tree, f)))
+                   and (os.path.exists(src) or os.path.exists(os.path.join(tree, f)))]
+        conflicts = [f for f, _ in changes if f in edited and not discard]
         if conflicts:
             die("these files were edited in the prepared tree %s and differ from the repository:\n  %s\n"
                 "Run `make refresh-patches` to save the edits into the repository, or\n"
                 "`make prepare DISCARD=1` to throw them away." % (tree, "\n  ".join(sorted(conflicts))))
-        for f, src, dst in changes:
+        for f, src in changes:
+            dst = os.path.join(tree, f)
             if os.path.exists(src):
                 os.makedirs(os.path.dirname(dst), exist_ok=True)
                 shutil.copyfile(src, dst)
                 shutil.copymode(src, dst)
-            else:                                    # an overlay file we no longer carry
+                info("prepared %s" % f)
+            else:
                 os.remove(dst)
-            info("prepared %s" % f)
-    with open(os.path.join(tree, STATE), "w") as st:
-        st.write("".join(f + "\n" for f in sorted(want)))
-    open(os.path.join(tree, STAMP), "w").close()
+                info("removed %s" % f)
+        state = {f: sha1(os.path.join(tree, f)) for f in want}
+    save_state(tree, state)
+    kept = sorted(edited - set(want)) if not discard else []
+    if kept:
+        info("WARNING: edits in the prepared tree that are not in the repository yet (kept):\n  %s\n"
+             "  Save them with `make refresh-patches` (NEW=NNNN-name.patch for upstream files no patch owns)."
+             % "\n  ".join(kept))
     info("tree %s prepared: %d patches, %d overlay files, %d files updated"
          % (tree, len(read_series()), len(overlay_files()), len(changes)))
-
-
-def edited_files(tree):
-    """Files changed in the tree since the last prepare (by mtime)."""
-    stamp = os.path.getmtime(os.path.join(tree, STAMP))
-    out = []
-    for root, dirs, files in os.walk(tree):
-        dirs[:] = [d for d in dirs if d not in (".git",)]
-        for fn in files:
-            p = os.path.join(root, fn)
-            rel = os.path.relpath(p, tree)
-            if rel in (STAMP, STATE) or IGNORED.search("/" + rel):
-                continue
-            if os.path.getmtime(p) > stamp:
-                out.append(rel)
-    return sorted(out)
 
 
 def file_diff(pristine, tree, f):
@@ -233,27 +252,24 @@ def write_patch(pristine, tree, name, files):
 
 
 def refresh(pristine, tree, new):
-    if not os.path.exists(os.path.join(tree, STAMP)):
+    if not os.path.exists(os.path.join(tree, STATE)):
         die("%s was not prepared by this tool" % tree)
+    state = load_state(tree)
     own = owners()
     touched = {}                                     # patch -> files
     unowned = []
-    copied = 0
-    for f in edited_files(tree):
+    new_files = []
+    for f in edited_files(pristine, tree, state):
         if os.path.exists(os.path.join(pristine, f)):
             if f in own:
                 touched.setdefault(own[f], set()).add(f)
             else:
                 unowned.append(f)
+        elif f.split("/", 1)[0] not in OVERLAY_DIRS:
+            die("%s is a new file outside %s: move it or remove it" % (f, ", ".join(OVERLAY_DIRS)))
         else:
-            if f.split("/", 1)[0] not in OVERLAY_DIRS:
-                die("%s is a new file outside %s: move it or remove it" % (f, ", ".join(OVERLAY_DIRS)))
-            dst = os.path.join(REPO, f)
-            if not same(os.path.join(tree, f), dst):
-                os.makedirs(os.path.dirname(dst), exist_ok=True)
-                shutil.copy2(os.path.join(tree, f), dst)
-                info("saved %s" % f)
-                copied += 1
+            new_files.append(f)
+    # Decide everything before writing anything.
     if unowned:
         if not new:
             die("these upstream files were edited but belong to no patch:\n  %s\n"
@@ -262,10 +278,21 @@ def refresh(pristine, tree, new):
         if not re.match(r"^\d{4}-[a-z0-9-]+\.patch$", new):
             die("patch name %s: use NNNN-what-it-does.patch" % new)
         touched.setdefault(new, set()).update(unowned)
+    copied = 0
+    for f in new_files:
+        dst = os.path.join(REPO, f)
+        if not same(os.path.join(tree, f), dst):
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            shutil.copy2(os.path.join(tree, f), dst)
+            info("saved %s" % f)
+            copied += 1
     for name, files in touched.items():
         current = set(f for f, n in own.items() if n == name)
         write_patch(pristine, tree, name, current | files)
-    os.utime(os.path.join(tree, STAMP))
+    # The tree now matches the repository: record it as prepare would.
+    for f in new_files + [f for files in touched.values() for f in files]:
+        state[f] = sha1(os.path.join(tree, f))
+    save_state(tree, state)
     info("refresh done: %d overlay files saved, %d patches rewritten" % (copied, len(touched)))
 
 
