@@ -28,13 +28,18 @@ else
   echo "unit 0 1 0" >> "$out"
 fi
 
-# Tests of the benchmark harness (pure Python, no server).
-if [ -d "$FORK_ROOT/benchmarks/tests" ]; then
-  hlog=$FORK_BUILD_DIR/harness-tests.log
-  python3 -m unittest discover -s "$FORK_ROOT/benchmarks/tests" -t "$FORK_ROOT/benchmarks" > "$hlog" 2>&1
-  n=$(grep -oE '^Ran [0-9]+' "$hlog" | grep -oE '[0-9]+' || echo 0)
-  f=$(grep -oE 'failures=[0-9]+|errors=[0-9]+' "$hlog" | grep -oE '[0-9]+' | paste -sd+ | bc 2>/dev/null || echo 0)
-  s=$(grep -oE 'skipped=[0-9]+' "$hlog" | grep -oE '[0-9]+' || echo 0)
-  [ "$f" != 0 ] && cat "$hlog" >&2
-  echo "harness $((n - ${f:-0} - ${s:-0})) ${f:-0} ${s:-0}" >> "$out"
-fi
+# Python tests: the tree tool, the benchmark harness (no server).
+py_tests() {  # stage dir
+  local stage=$1 dir=$2 log=$FORK_BUILD_DIR/$1-tests.log n f sk
+  [ -d "$dir" ] || return 0
+  python3 -m unittest discover -s "$dir" > "$log" 2>&1
+  n=$(grep -oE '^Ran [0-9]+' "$log" | grep -oE '[0-9]+' || echo 0)
+  f=$(grep -oE '(failures|errors)=[0-9]+' "$log" | grep -oE '[0-9]+' | awk '{s+=$1} END {print s+0}')
+  sk=$(grep -oE 'skipped=[0-9]+' "$log" | grep -oE '[0-9]+' || echo 0)
+  [ "$f" != 0 ] && cat "$log" >&2
+  [ "$n" = 0 ] && f=1                 # discovered nothing: a failure
+  echo "$stage $((n - f - sk)) $f $sk" >> "$out"
+  info "$stage tests: $((n - f - sk)) passed, $f failed, $sk skipped"
+}
+py_tests tree "$FORK_ROOT/scripts/tests"
+py_tests harness "$FORK_ROOT/benchmarks/tests"

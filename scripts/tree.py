@@ -15,7 +15,8 @@ The prepared tree is the pristine MySQL tree plus
   tree.py check PRISTINE          check that the series applies (fast tier)
 
 Rules that keep this simple and lossless:
-  * each upstream file belongs to exactly one patch;
+  * edits to an upstream file go to the last patch of the series that
+    touches it (a new patch, named with --new, for files no patch touches);
   * overlay files must not exist upstream (an upstream edit is a patch);
   * prepare never overwrites a file edited by hand in TREE (it stops and
     says to run `make refresh-patches` or DISCARD=1), and warns about hand
@@ -32,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 
-REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+REPO = os.environ.get("INNOFORK_REPO") or os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PATCH_DIR = os.path.join(REPO, "patches")
 SERIES = os.path.join(PATCH_DIR, "series")
 OVERLAY_DIRS = ["storage", "sql", "include", "mysql-test", "unittest"]
@@ -75,12 +76,11 @@ def patch_files(name):
 
 
 def owners():
-    """file -> owning patch; dies if two patches touch one file."""
+    """file -> the last patch of the series that touches it: edits made in
+    the prepared tree go there (as with quilt's top patch)."""
     own = {}
     for name in read_series():
         for f in patch_files(name):
-            if f in own and own[f] != name:
-                die("%s is touched by both %s and %s: one file, one patch" % (f, own[f], name))
             own[f] = name
     return own
 
@@ -97,25 +97,31 @@ def overlay_files():
     return sorted(out)
 
 
-def apply_series(pristine, dest):
-    """Apply the series to copies of the pristine files under dest.
+def apply_series(pristine, dest, upto=None, extra=()):
+    """Copy the pristine files the series touches (and extra ones) to dest and
+    apply the series there, or only the patches before `upto`.
 
     Returns {path: patched copy}.  Stops with the patch, file and hunk named
     if a patch does not apply."""
-    own = owners()
-    for f in own:
+    series = read_series()
+    if upto in series:
+        series = series[:series.index(upto)]
+    files = set(extra)
+    for name in series:
+        files.update(patch_files(name))
+    for f in files:
         src = os.path.join(pristine, f)
         dst = os.path.join(dest, f)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         if os.path.exists(src):
             shutil.copy2(src, dst)
-    for name in read_series():
+    for name in series:
         r = subprocess.run(["patch", "-p1", "-N", "--no-backup-if-mismatch", "-r", "-",
                             "-d", dest, "-i", os.path.join(PATCH_DIR, name)],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
             die("patch %s does not apply to MySQL's pristine tree:\n%s" % (name, r.stdout.rstrip()))
-    return {f: os.path.join(dest, f) for f in own}
+    return {f: os.path.join(dest, f) for f in files}
 
 
 def sha1(path):
@@ -210,32 +216,51 @@ def prepare(pristine, tree, discard):
          % (tree, len(read_series()), len(overlay_files()), len(changes)))
 
 
-def file_diff(pristine, tree, f):
+def file_diff(base, tree, f):
+    a = os.path.join(base, f)
     r = subprocess.run(["diff", "-u", "--label", "a/" + f, "--label", "b/" + f,
-                        os.path.join(pristine, f), os.path.join(tree, f)],
+                        a if os.path.exists(a) else "/dev/null", os.path.join(tree, f)],
                        stdout=subprocess.PIPE, text=True, errors="surrogateescape")
     if r.returncode > 1:
         die("diff failed on %s" % f)
     return r.stdout
 
 
-def patch_header(name):
+def split_patch(name):
+    """(header, {file: its diff text}) of an existing patch."""
     path = os.path.join(PATCH_DIR, name)
     if not os.path.exists(path):
-        return "%s\n\n" % name[:-6].split("-", 1)[-1].replace("-", " ")
-    head = []
-    for line in open(path):
-        if line.startswith("--- ") or line.startswith("diff "):
-            break
-        head.append(line)
-    return "".join(head)
+        return "%s\n\n" % name[:-6].split("-", 1)[-1].replace("-", " "), {}
+    head, sections, cur = [], {}, None
+    lines = open(path, errors="surrogateescape").readlines()
+    for i, line in enumerate(lines):
+        nxt = lines[i + 1] if i + 1 < len(lines) else ""
+        if line.startswith("--- ") and nxt.startswith("+++ "):
+            cur = nxt[4:].split("\t")[0].strip()
+            cur = cur[2:] if cur.startswith("b/") else cur
+            sections[cur] = ""
+        if cur is None:
+            head.append(line)
+        else:
+            sections[cur] += line
+    return "".join(head), sections
 
 
 def write_patch(pristine, tree, name, files):
-    diffs = [file_diff(pristine, tree, f) for f in sorted(files)]
-    diffs = [d for d in diffs if d]
+    """Rewrite the sections of patch `name` for `files` as the diff between
+    the file before this patch (pristine + the earlier patches) and the
+    prepared tree; keep its other sections as they are."""
+    header, sections = split_patch(name)
+    with tempfile.TemporaryDirectory() as base:
+        apply_series(pristine, base, upto=name, extra=files)
+        for f in files:
+            d = file_diff(base, tree, f)
+            if d:
+                sections[f] = d
+            else:
+                sections.pop(f, None)
     path = os.path.join(PATCH_DIR, name)
-    if not diffs:
+    if not sections:
         if os.path.exists(path):
             os.remove(path)
             series = [s for s in read_series() if s != name]
@@ -244,11 +269,11 @@ def write_patch(pristine, tree, name, files):
         return
     os.makedirs(PATCH_DIR, exist_ok=True)
     with open(path, "w", errors="surrogateescape") as out:
-        out.write(patch_header(name) + "".join(diffs))
+        out.write(header + "".join(sections[f] for f in sorted(sections)))
     if name not in read_series():
         with open(SERIES, "a") as s:
             s.write(name + "\n")
-    info("wrote patches/%s (%d files)" % (name, len(diffs)))
+    info("wrote patches/%s (%d files)" % (name, len(sections)))
 
 
 def refresh(pristine, tree, new):
@@ -287,8 +312,7 @@ def refresh(pristine, tree, new):
             info("saved %s" % f)
             copied += 1
     for name, files in touched.items():
-        current = set(f for f, n in own.items() if n == name)
-        write_patch(pristine, tree, name, current | files)
+        write_patch(pristine, tree, name, files)
     # The tree now matches the repository: record it as prepare would.
     for f in new_files + [f for files in touched.values() for f in files]:
         state[f] = sha1(os.path.join(tree, f))
