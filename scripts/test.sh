@@ -52,10 +52,16 @@ else
   done
   tests+=($(grep -v '^#' "$FORK_ROOT/mysql-test/innofork-smoke.list"))
 fi
-info "MTR: ${#tests[@]} tests"
+# Every server runs with the fork's switches ON (tests that need a switch OFF
+# say so in their own .opt or .combinations files, which take precedence).
+switches=()
+while IFS= read -r line; do
+  switches+=("--mysqld=--${line//_/-}")
+done < <(grep -vE '^\s*(#|$)' "$FORK_ROOT/scripts/fork-switches.cnf")
+info "MTR: ${#tests[@]} tests, switches: ${switches[*]:-none}"
 log=$obj/mtr.log
 ( cd "$obj/mysql-test" && perl mysql-test-run.pl --parallel=2 --force --retry=0 --max-test-fail=0 \
-    --nounit-tests --testcase-timeout=30 ${MTR_ARGS:-} "${tests[@]}" ) 2>&1 | tee "$log"
+    --nounit-tests --testcase-timeout=30 "${switches[@]}" ${MTR_ARGS:-} "${tests[@]}" ) 2>&1 | tee "$log"
 mtr_rc=${PIPESTATUS[0]}
 pass=$(grep -cE '\[ pass \]' "$log")
 fail=$(grep -cE '\[ fail \]' "$log")

@@ -101,6 +101,7 @@ active id but its creator's, and m_up_limit_id is the smallest of them. */
 
 void ReadView::hybrid_copy_trx_ids() {
   ut_ad(trx_sys_mutex_own());
+  ut_ad(m_creator_trx_id == 0 || hybrid_rw_trx_ids->contains(m_creator_trx_id));
   const size_t bytes = m_hybrid.copy_from(*hybrid_rw_trx_ids, m_creator_trx_id);
   /* Relaxed load + store: both run under trx_sys->mutex. */
   hybrid_stats.views_opened.store(hybrid_stats.views_opened.load() + 1,
