@@ -76,6 +76,7 @@ using trx_id_t = uint64_t;
 template <typename T>
 using hybrid_allocator = std::allocator<T>;
 #else
+#include "trx0types.h"
 #include "univ.i"
 #include "ut0new.h"
 template <typename T>
