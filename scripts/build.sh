@@ -55,6 +55,7 @@ mkdir -p "$obj"
 # CI's, hits the same cache entries; and a cache large enough for all presets.
 export CCACHE_BASEDIR=$FORK_BUILD_DIR CCACHE_NOHASHDIR=true
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-30G}
+ccache --max-size="$CCACHE_MAXSIZE" >/dev/null   # also for ccache runs without this environment
 
 case $preset in
   release) type=RelWithDebInfo; extra=(-DMYSQL_SERVER_SUFFIX=-$FORK_NAME);;

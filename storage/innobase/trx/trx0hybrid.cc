@@ -19,6 +19,9 @@ for more details.
 
 #include "trx0hybrid.h"
 
+#include <chrono>
+#include <thread>
+
 #include "read0types.h"
 #include "trx0sys.h"
 
@@ -95,6 +98,32 @@ void hybrid_export_status() {
   }
 }
 
+#ifdef UNIV_DEBUG
+/** Now and then (as the stock copy_trx_ids() does), check that every id in
+the global set belongs to an ACTIVE or PREPARED transaction. */
+static void hybrid_check_ids_active() {
+  if (ut::random_from_interval_fast(0, 99) != 0) {
+    return;
+  }
+  hybrid_rw_trx_ids->for_each([](trx_id_t id) {
+    while (trx_sys->latch_and_execute_with_active_trx(
+        id,
+        [](trx_t *trx) {
+          if (trx == nullptr) {
+            /* Added to the set, not yet to its shard: wait for it. */
+            return true;
+          }
+          const auto state = trx->state.load(std::memory_order_relaxed);
+          ut_ad(state == TRX_STATE_ACTIVE || state == TRX_STATE_PREPARED);
+          return false;
+        },
+        UT_LOCATION_HERE)) {
+      std::this_thread::sleep_for(std::chrono::microseconds(10));
+    }
+  });
+}
+#endif /* UNIV_DEBUG */
+
 /* ReadView methods for the hybrid snapshot.  They mirror copy_trx_ids(),
 copy_prepare() and copy_complete() in read0read.cc: the view holds every
 active id but its creator's, and m_up_limit_id is the smallest of them. */
@@ -109,6 +138,7 @@ void ReadView::hybrid_copy_trx_ids() {
   hybrid_stats.bytes_copied.store(hybrid_stats.bytes_copied.load() + bytes,
                                   std::memory_order_relaxed);
   ut_ad(m_hybrid.empty() || m_hybrid.min() < m_low_limit_id);
+  ut_d(hybrid_check_ids_active());
 }
 
 void ReadView::hybrid_copy_prepare(const ReadView &other) {
