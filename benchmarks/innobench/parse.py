@@ -1,0 +1,89 @@
+# Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
+"""Parsers for the output of sysbench 1.0.x and go-tpc."""
+import re
+
+_NUM = r"([0-9]+(?:\.[0-9]+)?)"
+
+_SB_INTERVAL = re.compile(
+    r"^\[ *" + _NUM + r"s \] thds: (\d+) tps: " + _NUM + r" qps: " + _NUM +
+    r" \(r/w/o: [0-9./]+\) lat \(ms,(\d+)%\): " + _NUM + r" err/s: " + _NUM)
+
+
+def sysbench(text):
+    """Final report and per-interval lines of a sysbench run.
+
+    Returns a dict: tps, qps, errors_per_s, lat_avg_ms, lat_min_ms, lat_max_ms,
+    lat_pct (the percentile sysbench was asked for, e.g. 95), lat_pct_ms,
+    total_time_s, transactions, intervals (list of dicts t, threads, tps, qps,
+    lat_ms, err_per_s).  Raises ValueError if the final report is missing."""
+    out = {"intervals": []}
+    for line in text.splitlines():
+        m = _SB_INTERVAL.match(line.strip())
+        if m:
+            out["intervals"].append(dict(
+                t=float(m.group(1)), threads=int(m.group(2)), tps=float(m.group(3)),
+                qps=float(m.group(4)), lat_pct=int(m.group(5)), lat_ms=float(m.group(6)),
+                err_per_s=float(m.group(7))))
+    fields = {
+        "transactions": r"^\s*transactions:\s+(\d+)\s+\(" + _NUM + r" per sec\.\)",
+        "queries": r"^\s*queries:\s+(\d+)\s+\(" + _NUM + r" per sec\.\)",
+        "errors": r"^\s*ignored errors:\s+(\d+)\s+\(" + _NUM + r" per sec\.\)",
+        "total_time_s": r"^\s*total time:\s+" + _NUM + r"s",
+        "lat_min_ms": r"^\s*min:\s+" + _NUM,
+        "lat_avg_ms": r"^\s*avg:\s+" + _NUM,
+        "lat_max_ms": r"^\s*max:\s+" + _NUM,
+        "lat_pct": r"^\s*(\d+)th percentile:\s+" + _NUM,
+    }
+    found = {k: re.search(p, text, re.M) for k, p in fields.items()}
+    if not found["transactions"] or not found["total_time_s"]:
+        raise ValueError("no sysbench final report in output")
+    out["transactions"] = int(found["transactions"].group(1))
+    out["tps"] = float(found["transactions"].group(2))
+    if found["queries"]:
+        out["qps"] = float(found["queries"].group(2))
+    if found["errors"]:
+        out["errors_per_s"] = float(found["errors"].group(2))
+    out["total_time_s"] = float(found["total_time_s"].group(1))
+    for k in ("lat_min_ms", "lat_avg_ms", "lat_max_ms"):
+        if found[k]:
+            out[k] = float(found[k].group(1))
+    if found["lat_pct"]:
+        out["lat_pct"] = int(found["lat_pct"].group(1))
+        out["lat_pct_ms"] = float(found["lat_pct"].group(2))
+    return out
+
+
+_TPC_SUMMARY = re.compile(r"^\[Summary\] (\S+) - (.*)$")
+
+
+def gotpc(text):
+    """The summary of a go-tpc tpcc run: tpmC, efficiency and, per
+    transaction type, count, tpm, avg/p50/p90/p95/p99/p99.9/max latency (ms).
+    Raises ValueError if there is no tpmC line."""
+    ops = {}
+    for line in text.splitlines():
+        m = _TPC_SUMMARY.match(line.strip())
+        if not m:
+            continue
+        vals = {}
+        for item in m.group(2).split(","):
+            if ":" in item:
+                k, v = item.split(":", 1)
+                try:
+                    vals[k.strip()] = float(v.strip())
+                except ValueError:
+                    pass
+        ops[m.group(1)] = {
+            "count": vals.get("Count"), "tpm": vals.get("TPM"), "avg_ms": vals.get("Avg(ms)"),
+            "p50_ms": vals.get("50th(ms)"), "p90_ms": vals.get("90th(ms)"),
+            "p95_ms": vals.get("95th(ms)"), "p99_ms": vals.get("99th(ms)"),
+            "p999_ms": vals.get("99.9th(ms)"), "max_ms": vals.get("Max(ms)"),
+            "takes_s": vals.get("Takes(s)")}
+    m = re.search(r"^tpmC: " + _NUM + r"(?:, tpmTotal: " + _NUM + r")?, efficiency: " + _NUM + "%",
+                  text, re.M)
+    if not m:
+        raise ValueError("no tpmC line in go-tpc output")
+    out = {"tpmC": float(m.group(1)), "efficiency_pct": float(m.group(3)), "ops": ops}
+    if m.group(2):
+        out["tpmTotal"] = float(m.group(2))
+    return out
