@@ -16,7 +16,8 @@ The prepared tree is the pristine MySQL tree plus
 
 Rules that keep this simple and lossless:
   * edits to an upstream file go to the last patch of the series that
-    touches it (a new patch, named with --new, for files no patch touches);
+    touches it; with --new NAME they all go to NAME, a new (or the last)
+    patch, as with quilt's top patch;
   * overlay files must not exist upstream (an upstream edit is a patch);
   * prepare never overwrites a file edited by hand in TREE (it stops and
     says to run `make refresh-patches` or DISCARD=1), and warns about hand
@@ -286,7 +287,9 @@ def refresh(pristine, tree, new):
     new_files = []
     for f in edited_files(pristine, tree, state):
         if os.path.exists(os.path.join(pristine, f)):
-            if f in own:
+            if new:                                  # a new top patch takes every edit
+                touched.setdefault(new, set()).add(f)
+            elif f in own:
                 touched.setdefault(own[f], set()).add(f)
             else:
                 unowned.append(f)
@@ -296,13 +299,15 @@ def refresh(pristine, tree, new):
             new_files.append(f)
     # Decide everything before writing anything.
     if unowned:
-        if not new:
-            die("these upstream files were edited but belong to no patch:\n  %s\n"
-                "Name a new patch for them: make refresh-patches NEW=NNNN-what-it-does.patch"
-                % "\n  ".join(unowned))
+        die("these upstream files were edited but belong to no patch:\n  %s\n"
+            "Name a new patch for them: make refresh-patches NEW=NNNN-what-it-does.patch"
+            % "\n  ".join(unowned))
+    if new:
         if not re.match(r"^\d{4}-[a-z0-9-]+\.patch$", new):
             die("patch name %s: use NNNN-what-it-does.patch" % new)
-        touched.setdefault(new, set()).update(unowned)
+        series = read_series()
+        if new in series and series[-1] != new:
+            die("%s is not the last patch of the series: NEW= makes or extends the top patch" % new)
     copied = 0
     for f in new_files:
         dst = os.path.join(REPO, f)

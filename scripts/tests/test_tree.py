@@ -126,6 +126,22 @@ class TreeTest(unittest.TestCase):
         self.assertIn("+line twenty", two)
         self.assertIn("+bee", two)
 
+    def test_new_top_patch_takes_edits_of_owned_files(self):
+        self.prepare()
+        self.edit_tree("storage/innobase/a.cc", "line 5\n", "line five\n")
+        self.refresh("--new", "0001-five.patch")
+        self.edit_tree("storage/innobase/a.cc", "line 25\n", "line twenty-five\n")
+        self.refresh("--new", "0002-more.patch")
+        one = read(os.path.join(self.repo, "patches/0001-five.patch"))
+        two = read(os.path.join(self.repo, "patches/0002-more.patch"))
+        self.assertNotIn("twenty-five", one)
+        self.assertIn("+line twenty-five", two)
+        self.assertNotIn("+line five", two)                # 0002 is relative to 0001
+        self.assertEqual(read(os.path.join(self.repo, "patches/series")),
+                         "0001-five.patch\n0002-more.patch\n")
+        out = self.refresh("--new", "0001-five.patch", ok=False)
+        self.assertIn("not the last patch", out)
+
     def test_patch_that_does_not_apply_names_patch_and_hunk(self):
         write(os.path.join(self.repo, "patches/series"), "0001-bad.patch\n")
         write(os.path.join(self.repo, "patches/0001-bad.patch"),

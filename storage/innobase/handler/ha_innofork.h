@@ -21,6 +21,7 @@ for more details.
 #ifndef ha_innofork_h
 #define ha_innofork_h
 
+#include "read0close.h"
 #include "trx0hybrid.h"
 
 static MYSQL_SYSVAR_BOOL(
@@ -29,6 +30,13 @@ static MYSQL_SYSVAR_BOOL(
     "Keep the active read-write transaction ids as a bitmap over the recent "
     "ones plus a sorted vector of the few long-running ones, in trx_sys and "
     "in every read view (innofork). OFF runs the stock sorted-vector code.",
+    nullptr, nullptr, false);
+
+static MYSQL_SYSVAR_BOOL(
+    view_close_latch_free, srv_view_close_latch_free, PLUGIN_VAR_OPCMDARG,
+    "At READ COMMITTED and below, close a statement's read view without "
+    "trx_sys->mutex; the next statement reopens it under the mutex it takes "
+    "anyway (innofork). OFF closes it under the mutex, as stock InnoDB does.",
     nullptr, nullptr, false);
 
 #ifdef UNIV_DEBUG
@@ -43,8 +51,9 @@ static MYSQL_SYSVAR_ULONG(
 #define INNOFORK_DEBUG_SYSTEM_VARIABLES
 #endif /* UNIV_DEBUG */
 
-#define INNOFORK_SYSTEM_VARIABLES \
-  MYSQL_SYSVAR(hybrid_read_view), INNOFORK_DEBUG_SYSTEM_VARIABLES
+#define INNOFORK_SYSTEM_VARIABLES                              \
+  MYSQL_SYSVAR(hybrid_read_view), MYSQL_SYSVAR(view_close_latch_free), \
+      INNOFORK_DEBUG_SYSTEM_VARIABLES
 
 #define INNOFORK_STATUS_VARIABLES                                          \
   {"hybrid_views_opened", (char *)&hybrid_export.views_opened,             \
@@ -59,6 +68,10 @@ static MYSQL_SYSVAR_ULONG(
       {"hybrid_ids_demoted", (char *)&hybrid_export.ids_demoted,           \
        SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \
       {"hybrid_long_ids", (char *)&hybrid_export.long_ids, SHOW_LONGLONG,  \
-       SHOW_SCOPE_GLOBAL},
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"view_close_latch_free", (char *)&view_close_export.latch_free,     \
+       SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \
+      {"view_close_latched", (char *)&view_close_export.latched,           \
+       SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},
 
 #endif /* ha_innofork_h */
