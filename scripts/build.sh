@@ -7,6 +7,8 @@
 #   FULL=1       build upstream's full plugin set instead of the trimmed one
 #   DISCARD=1    let prepare overwrite edits made in the prepared tree
 #   JOBS=N       ninja parallelism (default: cores + 1)
+#   TARGETS="t…" ninja targets (e.g. all: every plugin and component too)
+#   DEBUG_INFO=  debug info flags of the debug preset (default -g1)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -57,9 +59,13 @@ export CCACHE_BASEDIR=$FORK_BUILD_DIR CCACHE_NOHASHDIR=true
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-30G}
 ccache --max-size="$CCACHE_MAXSIZE" >/dev/null   # also for ccache runs without this environment
 
+# The debug preset keeps line tables only (-g1): a cold `make test` must fit
+# CI's time (README, "Build timings").  DEBUG_INFO=-g for full debug info.
+dbg=${DEBUG_INFO:--g1}
 case $preset in
   release) type=RelWithDebInfo; extra=(-DMYSQL_SERVER_SUFFIX=-$FORK_NAME);;
-  debug)   type=Debug;          extra=(-DWITH_DEBUG=ON -DMYSQL_SERVER_SUFFIX=-$FORK_NAME);;
+  debug)   type=Debug;          extra=(-DWITH_DEBUG=ON -DMYSQL_SERVER_SUFFIX=-$FORK_NAME
+                                       "-DCMAKE_C_FLAGS_DEBUG=$dbg" "-DCMAKE_CXX_FLAGS_DEBUG=$dbg");;
   stock)   type=RelWithDebInfo; extra=();;
 esac
 if [ "${FULL:-0}" = 1 ]; then
@@ -73,11 +79,22 @@ if [ ! -f "$obj/build.ninja" ]; then
      > cmake.log 2>&1) || { tail -30 "$obj/cmake.log"; rm -f "$obj/build.ninja"; die "cmake failed for $preset: see $obj/cmake.log"; }
 fi
 
+# Default targets.  debug: what mysql-test-run needs to start (mysqld and the
+# client and test tools it checks for); tests that need a plugin or
+# component are skipped unless TARGETS=all.  release/stock: the server and
+# the clients a user needs.
 if [ $# -eq 0 ]; then
-  case $preset in
-    debug) set -- all;;                          # MTR needs plugins, components, test tools
-    *)     set -- mysqld mysql mysqladmin mysqldump mysqlcheck mysqlslap;;
-  esac
+  if [ -n "${TARGETS:-}" ]; then
+    set -- $TARGETS
+  else
+    case $preset in
+      debug) set -- mysqld mysqltest mysql mysqladmin mysqldump mysqlbinlog mysqlcheck \
+                    mysqlimport mysqlshow mysqlslap mysql_config_editor mysql_migrate_keyring \
+                    mysql_keyring_encryption_test my_print_defaults innochecksum ibd2sdi \
+                    myisamchk myisampack perror mysql_tzinfo_to_sql;;
+      *)     set -- mysqld mysql mysqladmin mysqldump mysqlcheck mysqlslap;;
+    esac
+  fi
 fi
 info "building $preset: ninja $*  (log: $obj/ninja.log)"
 start=$(date +%s)
