@@ -73,10 +73,12 @@ if [ "${FULL:-0}" = 1 ]; then
 else
   opts=(-C "$FORK_ROOT/cmake/innofork-options.cmake")
 fi
-if [ ! -f "$obj/build.ninja" ]; then
+args="${opts[*]} -DCMAKE_BUILD_TYPE=$type ${extra[*]} $(cat "${opts[1]}" "$FORK_ROOT/cmake/innofork-system-libs.cmake" | sha1sum)"
+if [ ! -f "$obj/build.ninja" ] || [ "$(cat "$obj/innofork-cmake-args" 2>/dev/null)" != "$args" ]; then
   info "configuring $preset in $obj"
   (cd "$obj" && cmake -G Ninja "${opts[@]}" -DCMAKE_BUILD_TYPE=$type "${extra[@]}" ../src \
      > cmake.log 2>&1) || { tail -30 "$obj/cmake.log"; rm -f "$obj/build.ninja"; die "cmake failed for $preset: see $obj/cmake.log"; }
+  echo "$args" > "$obj/innofork-cmake-args"
 fi
 
 # Default targets.  debug: what mysql-test-run needs to start (mysqld and the
