@@ -286,10 +286,11 @@ class Hybrid_snapshot {
   uint64_t &word(trx_id_t id) { return m_words[(id / WORD_BITS) % WORDS]; }
   uint64_t word(trx_id_t id) const { return m_words[(id / WORD_BITS) % WORDS]; }
 
-  /** Copy the bitmap words covering [from, to] from a circular bitmap of
-  src_words words (a power of two). @return bytes copied */
-  size_t copy_words(const uint64_t *src, size_t src_words, trx_id_t from,
-                    trx_id_t to);
+  /** Take long_ids, and the bitmap words covering [short_min, short_max]
+  from a circular bitmap of src_words words (a power of two).
+  @return bytes copied */
+  size_t copy_ids(const id_vector &long_ids, size_t n_short, trx_id_t short_min,
+                  trx_id_t short_max, const uint64_t *src, size_t src_words);
 
   /** Remove one id (the creator) from the snapshot. */
   void remove(trx_id_t id);

@@ -171,12 +171,21 @@ trx_id_t Hybrid_snapshot::prev_set(trx_id_t from, trx_id_t to) const {
   return from - 1;
 }
 
-size_t Hybrid_snapshot::copy_words(const uint64_t *src, size_t src_words,
-                                   trx_id_t from, trx_id_t to) {
-  ut_ad(to / WORD_BITS - from / WORD_BITS < std::min(src_words, WORDS)); /* S1 */
-  uint64_t w = from / WORD_BITS;
-  const uint64_t end = to / WORD_BITS + 1;
-  size_t bytes = 0;
+size_t Hybrid_snapshot::copy_ids(const id_vector &long_ids, size_t n_short,
+                                 trx_id_t short_min, trx_id_t short_max,
+                                 const uint64_t *src, size_t src_words) {
+  m_long.assign(long_ids.begin(), long_ids.end());
+  size_t bytes = m_long.size() * sizeof(trx_id_t);
+  m_n_short = n_short;
+  if (n_short == 0) {
+    return bytes;
+  }
+  m_short_min = short_min;
+  m_short_max = short_max;
+  ut_ad(short_max / WORD_BITS - short_min / WORD_BITS <
+        std::min(src_words, WORDS)); /* S1 */
+  uint64_t w = short_min / WORD_BITS;
+  const uint64_t end = short_max / WORD_BITS + 1;
   while (w < end) {
     /* Copy the longest run that wraps in neither bitmap. */
     const size_t s = w & (src_words - 1);
@@ -199,16 +208,9 @@ size_t Hybrid_snapshot::copy_from(Active_rw_ids &global, trx_id_t creator) {
                         WORD_BITS);
   }
 
-  m_long.assign(global.m_long.begin(), global.m_long.end());
-  size_t bytes = m_long.size() * sizeof(trx_id_t);
-
-  m_n_short = global.m_n_short;
-  if (m_n_short > 0) {
-    m_short_min = global.m_short_min;
-    m_short_max = global.m_short_max;
-    bytes += copy_words(global.m_words.data(), global.m_words.size(),
-                        m_short_min, m_short_max);
-  }
+  size_t bytes = copy_ids(global.m_long, global.m_n_short, global.m_short_min,
+                          global.m_short_max, global.m_words.data(),
+                          global.m_words.size());
 
   if (creator != 0) {
     remove(creator);
@@ -219,14 +221,9 @@ size_t Hybrid_snapshot::copy_from(Active_rw_ids &global, trx_id_t creator) {
 
 size_t Hybrid_snapshot::copy_from(const Hybrid_snapshot &other) {
   ut_ad(&other != this);
-  m_long.assign(other.m_long.begin(), other.m_long.end());
-  size_t bytes = m_long.size() * sizeof(trx_id_t);
-  m_n_short = other.m_n_short;
-  if (m_n_short > 0) {
-    m_short_min = other.m_short_min;
-    m_short_max = other.m_short_max;
-    bytes += copy_words(other.m_words, WORDS, m_short_min, m_short_max);
-  }
+  const size_t bytes =
+      copy_ids(other.m_long, other.m_n_short, other.m_short_min,
+               other.m_short_max, other.m_words, WORDS);
   ut_ad(validate());
   return bytes;
 }
