@@ -93,7 +93,8 @@ if [ $# -eq 0 ]; then
       debug) set -- mysqld mysqltest mysql mysqladmin mysqldump mysqlbinlog mysqlcheck \
                     mysqlimport mysqlshow mysqlslap mysql_config_editor mysql_migrate_keyring \
                     mysql_keyring_encryption_test my_print_defaults innochecksum ibd2sdi \
-                    myisamchk myisampack perror mysql_tzinfo_to_sql mysqltest_safe_process;;
+                    myisamchk myisampack perror mysql_tzinfo_to_sql mysqltest_safe_process \
+                    component_reference_cache;;
       *)     set -- mysqld mysql mysqladmin mysqldump mysqlcheck mysqlslap;;
     esac
   fi

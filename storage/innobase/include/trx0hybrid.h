@@ -74,7 +74,8 @@ void trx_sys_hybrid_create();
 void trx_sys_hybrid_free();
 
 /** Add an active read-write trx id: stands in for
-trx_sys->rw_trx_ids.push_back().  Caller holds trx_sys->mutex. */
+trx_sys->rw_trx_ids.push_back().  Caller holds trx_sys->mutex, or is crash
+recovery at startup. */
 void trx_sys_rw_trx_id_add(trx_id_t id);
 
 /** Remove a trx id: stands in for erasing from trx_sys->rw_trx_ids.
