@@ -53,7 +53,8 @@ else
   tests+=($(grep -v '^#' "$FORK_ROOT/mysql-test/innofork-smoke.list"))
 fi
 # Every server runs with the fork's switches ON (tests that need a switch OFF
-# say so in their own .opt or .combinations files, which take precedence).
+# say so in their own -master.opt file, which comes later and wins; MTR drops
+# a .combinations entry that repeats a --mysqld option, so none are used).
 switches=()
 while IFS= read -r line; do
   switches+=("--mysqld=--${line//_/-}")
