@@ -14,3 +14,7 @@ set(WITH_AUTHENTICATION_KERBEROS OFF CACHE BOOL "")
 set(WITH_FIDO none CACHE STRING "")
 set(WITH_CURL 0 CACHE STRING "")
 include(${CMAKE_CURRENT_LIST_DIR}/innofork-system-libs.cmake)
+
+# Precompiled headers for the heaviest server targets (build time only).
+set(INNOFORK_PCH ON CACHE BOOL "Precompiled headers for sql, innobase, perfschema")
+set(CMAKE_PROJECT_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/innofork-pch.cmake CACHE FILEPATH "")

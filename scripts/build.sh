@@ -56,6 +56,8 @@ mkdir -p "$obj"
 # ccache: relative paths (base_dir) so another clone of the repository, e.g.
 # CI's, hits the same cache entries; and a cache large enough for all presets.
 export CCACHE_BASEDIR=$FORK_BUILD_DIR CCACHE_NOHASHDIR=true
+# Precompiled headers (cmake/innofork-pch.cmake) are cacheable only with these.
+export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-30G}
 ccache --max-size="$CCACHE_MAXSIZE" >/dev/null   # also for ccache runs without this environment
 
