@@ -4,7 +4,7 @@ PRESET ?= release
 export PRESET
 
 .PHONY: help run stop status deps source prepare build test fast-test \
-        refresh-patches clean
+        refresh-patches clean bench
 
 help:
 	@echo "make run              build the release fork, start it on ./var (PORT=3307) and print how to connect"
@@ -16,10 +16,12 @@ help:
 	@echo "make prepare          bring build/fork/src up to date with patches/ and our files"
 	@echo "make refresh-patches  save edits made in build/fork/src back into the repository"
 	@echo "                      (NEW=NNNN-name.patch for upstream files no patch owns yet)"
+	@echo "make bench            build release, stock and go-tpc, then benchmarks/run \$$BENCH"
+	@echo "                      (BENCH='--profile quick|full ...'; see benchmarks/README.md)"
 	@echo "make deps             install the Debian packages and the deb-src entry"
 	@echo "make source           fetch and verify the MySQL 9.7.2 source"
 	@echo "make clean            remove build/ (keeps ./var, the data directory, and the download cache)"
-	@echo "Variables: PRESET, PORT, VARDIR, DATADIR, MYSQL_TARBALL, MYSQL_SOURCE_DIR, FULL=1, JOBS (see README)"
+	@echo "Variables: BENCH, PRESET, PORT, VARDIR, DATADIR, MYSQL_TARBALL, MYSQL_SOURCE_DIR, FULL=1, JOBS (see README)"
 
 deps:
 	@bash scripts/deps.sh
@@ -47,6 +49,10 @@ test: deps
 
 fast-test: deps
 	@FAST_ONLY=1 bash scripts/test.sh
+
+bench: source
+	@bash scripts/build.sh release && bash scripts/build.sh stock && bash benchmarks/tools/build-go-tpc.sh
+	@benchmarks/run $(BENCH)
 
 refresh-patches:
 	@python3 scripts/tree.py refresh build/stock/src build/fork/src $(if $(NEW),--new $(NEW))

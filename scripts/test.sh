@@ -71,4 +71,19 @@ skip=$(grep -cE '\[ (skipped|disabled) \]' "$log")
 [ "$mtr_rc" != 0 ] && [ "$fail" = 0 ] && fail=1
 [ "$pass" = 0 ] && [ "$fail" = 0 ] && fail=1   # no test ran: not a pass
 tally mtr "$pass" "$fail" "$skip"
+
+# --- 4. benchmark harness smoke ---------------------------------------------
+# The harness end to end against the debug server: every workload that needs
+# no extra tool, for seconds; check_smoke.py asserts on what it wrote.
+bench=$FORK_BUILD_DIR/bench-smoke
+rm -rf "$bench"
+info "benchmark harness smoke run (log: $bench.log)"
+if "$FORK_ROOT/benchmarks/run" --profile smoke --fork-build debug --port 3390 \
+     --out "$bench/results" --workdir "$bench/work" > "$bench.log" 2>&1 \
+   && python3 "$FORK_ROOT/benchmarks/tests/check_smoke.py" "$bench/results"; then
+  tally bench 1 0 0
+else
+  tail -30 "$bench.log" >&2
+  tally bench 0 1 0
+fi
 summary

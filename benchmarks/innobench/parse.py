@@ -87,3 +87,46 @@ def gotpc(text):
     if m.group(2):
         out["tpmTotal"] = float(m.group(2))
     return out
+
+
+_SB_HIST = re.compile(r"^\s*" + _NUM + r" \|\**\s+(\d+)$")
+
+
+def sysbench_histogram(text):
+    """[(latency_ms, count)] from the report of `sysbench --histogram=on`."""
+    out, inside = [], False
+    for line in text.splitlines():
+        if line.startswith("Latency histogram"):
+            inside = True
+            continue
+        if inside:
+            m = _SB_HIST.match(line)
+            if m:
+                out.append((float(m.group(1)), int(m.group(2))))
+            elif out:
+                break
+    return out
+
+
+def percentile(histogram, pct):
+    """The smallest latency with at least pct % of the events at or below it."""
+    total = sum(c for _, c in histogram)
+    if not total:
+        return None
+    need, seen = total * pct / 100.0, 0
+    for value, count in sorted(histogram):
+        seen += count
+        if seen >= need:
+            return value
+    return histogram[-1][0]
+
+
+def gotpc_check(text):
+    """'ok' if `go-tpc tpcc check` ran its checks and none failed, else
+    'FAILED: <first failure>'."""
+    for line in text.splitlines():
+        if "failed" in line:
+            return "FAILED: " + line.strip()
+    if "begin to check" not in text:
+        return "FAILED: no consistency check ran"
+    return "ok"

@@ -1,0 +1,237 @@
+# Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
+"""benchmarks/run: stock, fork and ablations side by side in one run.
+
+  benchmarks/run [--profile smoke|quick|full] [--servers stock,fork,ablations]
+                 [--workloads sysbench,tpcc,long-report,split-insert]
+                 [--threads 1,4,16] [--isolation RC,RR] [--time S] [--warmup S]
+                 [--repeats N] [--server-nodes 0] [--client-nodes 1] [--no-pin]
+                 [--fork-build release|debug] [--mysqld-opt k=v ...] [--perf]
+                 [--out DIR] [--workdir DIR]
+
+See benchmarks/README.md."""
+import argparse
+import datetime
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+from . import numa, report, workloads
+from .server import ROOT, Server, base_cnf, server_specs
+
+POW2 = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
+
+PROFILES = {
+    # Seconds, for the test command: one server, tiny data, every workload
+    # that needs no extra tool.
+    "smoke": dict(servers=["fork"], workloads=["oltp_point_select", "oltp_read_write",
+                                               "long-report", "split-insert"],
+                  threads=[1, 2], isolation=["RC"], time=2, warmup=0, repeats=1, tables=1,
+                  table_size=1000, warehouses=1, tpcc_threads=[1], tpcc_time=10,
+                  long_threads=2, long_time=6, long_delay=1, long_hold=2,
+                  split_rows=3000, split_threads=4, split_time=10),
+    # Minutes, for a small machine: every workload, both servers.
+    "quick": dict(servers=["stock", "fork"],
+                  workloads=["sysbench", "tpcc", "long-report", "split-insert"],
+                  threads=[1, 4, 16, 64], isolation=["RC", "RR"], time=10, warmup=3, repeats=2,
+                  tables=4, table_size=20000, warehouses=2, tpcc_threads=[4, 16], tpcc_time=30,
+                  long_threads=8, long_time=40, long_delay=5, long_hold=15,
+                  split_rows=40000, split_threads=32, split_time=60),
+    # Hours, for a NUMA server.
+    "full": dict(servers=["stock", "fork", "ablations"],
+                 workloads=["sysbench", "tpcc", "long-report", "split-insert"],
+                 threads=POW2, isolation=["RC", "RR"], time=120, warmup=60, repeats=3,
+                 tables=16, table_size=1000000, warehouses=100, tpcc_threads=[16, 64, 256, 1024],
+                 tpcc_time=300, long_threads=64, long_time=600, long_delay=60, long_hold=240,
+                 split_rows=2000000, split_threads=32, split_time=300),
+}
+
+
+def ints(s):
+    return [int(x) for x in s.split(",") if x]
+
+
+def words(s):
+    return [x for x in s.split(",") if x]
+
+
+def arguments(argv):
+    ap = argparse.ArgumentParser(prog="benchmarks/run", description=__doc__.split("\n")[0])
+    ap.add_argument("--profile", choices=sorted(PROFILES), default="quick")
+    ap.add_argument("--servers", type=words, help="stock, fork, ablations, fork-no-<switch>")
+    ap.add_argument("--workloads", type=words)
+    ap.add_argument("--threads", type=ints, help="sysbench thread ladder")
+    ap.add_argument("--tpcc-threads", type=ints)
+    ap.add_argument("--isolation", type=words, help="RC,RR")
+    ap.add_argument("--time", type=int, help="seconds per sysbench point")
+    ap.add_argument("--warmup", type=int, help="seconds of warm-up per group")
+    ap.add_argument("--repeats", type=int)
+    ap.add_argument("--tables", type=int)
+    ap.add_argument("--table-size", type=int)
+    ap.add_argument("--warehouses", type=int)
+    ap.add_argument("--tpcc-time", type=int)
+    ap.add_argument("--fork-build", choices=["release", "debug"], default="release")
+    ap.add_argument("--server-nodes", type=ints, help="NUMA nodes for mysqld")
+    ap.add_argument("--client-nodes", type=ints, help="NUMA nodes for the clients")
+    ap.add_argument("--no-pin", action="store_true", help="no numactl pinning")
+    ap.add_argument("--buffer-pool", default="2G")
+    ap.add_argument("--mysqld-opt", action="append", default=[], metavar="K=V",
+                    help="extra [mysqld] option for every server")
+    ap.add_argument("--perf", action="store_true", help="perf profile of each group (linux-perf)")
+    ap.add_argument("--port", type=int, default=3400, help="first TCP port")
+    ap.add_argument("--out", help="results directory (default benchmarks/results/<time>-<profile>)")
+    ap.add_argument("--workdir", default=os.path.join(ROOT, "build", "bench"),
+                    help="data directories and saved data sets (default build/bench)")
+    a = ap.parse_args(argv)
+    p = dict(PROFILES[a.profile])
+    for k in ("servers", "workloads", "threads", "tpcc_threads", "isolation", "time", "warmup",
+              "repeats", "tables", "table_size", "warehouses", "tpcc_time"):
+        if getattr(a, k) is not None:
+            p[k] = getattr(a, k)
+    for iso in p["isolation"]:
+        if iso not in workloads.ISOLATION:
+            ap.error("unknown isolation %r: RC or RR" % iso)
+    if p["repeats"] < 1:
+        ap.error("--repeats must be at least 1")
+    return a, p
+
+
+def pinning(a):
+    if a.no_pin:
+        return {"server": [], "client": [], "note": "not pinned (--no-pin)"}
+    if not shutil.which("numactl"):
+        raise RuntimeError("numactl not found: run `make deps` or pass --no-pin")
+    nodes = numa.from_sysfs()
+    if not nodes:
+        nodes = numa.from_numactl(subprocess.run(["numactl", "--hardware"], text=True,
+                                                 stdout=subprocess.PIPE).stdout)
+    return numa.plan(nodes, a.server_nodes, a.client_nodes)
+
+
+class Progress:
+    def __init__(self, total):
+        self.t0, self.done, self.total = time.monotonic(), 0, total
+
+    def __call__(self, msg):
+        el = time.monotonic() - self.t0
+        print("[%5.0fs %d/%d] %s" % (el, self.done, self.total, msg), file=sys.stderr, flush=True)
+
+
+def perf_start(server, path):
+    if not shutil.which("perf"):
+        raise RuntimeError("--perf needs perf: apt-get install linux-perf")
+    return subprocess.Popen(["perf", "record", "-F", "99", "-g", "-p", str(server.pid), "-o", path],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def perf_stop(proc, path):
+    proc.send_signal(2)
+    proc.wait()
+    with open(path + ".txt", "w") as f:
+        subprocess.run(["perf", "report", "--stdio", "--no-children", "-i", path, "--percent-limit", "1"],
+                       stdout=f, stderr=subprocess.DEVNULL)
+    if shutil.which("stackcollapse-perf.pl") and shutil.which("flamegraph.pl"):
+        subprocess.run("perf script -i %s | stackcollapse-perf.pl | flamegraph.pl > %s.svg"
+                       % (shlex.quote(path), shlex.quote(path)), shell=True)
+
+
+def run(a, p, outdir, log_progress):
+    plan = pinning(a)
+    specs = server_specs(p["servers"], a.fork_build)
+    cnf = base_cnf({"buffer_pool": a.buffer_pool, "mysqld_opts": a.mysqld_opt})
+    servers = [Server(s, a.workdir, a.port + i, cnf, plan["server"]) for i, s in enumerate(specs)]
+    wls = workloads.make(p["workloads"])
+    rawdir = os.path.join(outdir, "raw")
+    os.makedirs(rawdir, exist_ok=True)
+    ctx = workloads.Context(p, plan["client"], rawdir, None)
+    datasets = list(dict.fromkeys(w.dataset for w in wls))
+    groups = sum(len(w.groups(p)) for w in wls) * p["repeats"] * len(servers)
+    progress = Progress(groups + len(datasets) * len(servers))
+    ctx.log = progress
+    info = {"profile": a.profile, "pinning": plan["note"], "repeats": p["repeats"],
+            "versions": {}, "machine": report.machine(), "interrupted": False,
+            "durations": "%d s per sysbench point, %d s warm-up per group" % (p["time"], p["warmup"])}
+    progress("pinning: " + plan["note"])
+    try:
+        for s in servers:
+            s.binary("mysqld")  # fail early on a missing build
+            progress("%s: initializing an empty data directory" % s.name)
+            s.initialize()
+            s.save("empty")
+        for ds in datasets:
+            mine = [w for w in wls if w.dataset == ds]
+            for s in servers:
+                progress("%s: preparing data set %s" % (s.name, ds))
+                s.restore("empty")
+                s.start()
+                try:
+                    info["versions"][s.name] = s.version()
+                    mine[0].prepare(s, ctx)
+                finally:
+                    s.stop()
+                s.save(ds)
+                progress.done += 1
+            for rep in range(p["repeats"]):
+                order = servers if rep % 2 == 0 else servers[::-1]
+                for w in mine:
+                    for g in w.groups(p):
+                        for pos, s in enumerate(order):
+                            s.restore(ds)
+                            s.start()
+                            perf = None
+                            if a.perf:
+                                path = os.path.join(rawdir, s.name, "perf-%s-%s-r%d.data"
+                                                    % (w.name, g["isolation"], rep))
+                                perf = perf_start(s, path)
+                            try:
+                                for row in w.run_group(s, ctx, g, rep):
+                                    row.update(rep=rep, server=s.name, order=pos)
+                                    ctx.rows.append(row)
+                                    log_progress(progress, row)
+                            finally:
+                                if perf:
+                                    perf_stop(perf, path)
+                                s.stop()
+                            progress.done += 1
+    except KeyboardInterrupt:
+        info["interrupted"] = True
+        progress("interrupted: stopping the servers, keeping what was measured")
+    finally:
+        for s in servers:
+            s.stop()
+    return ctx, info, [s.name for s in servers]
+
+
+def log_row(progress, row):
+    progress("    -> %.1f %s, P95 %s ms, server CPU %.2f%s" % (
+        row["throughput"], row["unit"], row.get("p95_ms"), row["cpu_server"],
+        "" if row.get("check") in (None, "ok") else ", check " + row["check"]))
+
+
+def main(argv=None):
+    a, p = arguments(sys.argv[1:] if argv is None else argv)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    outdir = a.out or os.path.join(ROOT, "benchmarks", "results", "%s-%s" % (stamp, a.profile))
+    os.makedirs(outdir, exist_ok=True)
+    command = "benchmarks/run " + " ".join(shlex.quote(x) for x in (argv or sys.argv[1:]))
+    try:
+        ctx, info, names = run(a, p, outdir, log_row)
+    except (RuntimeError, ValueError) as e:
+        sys.exit("benchmarks/run: %s" % e)
+    info["command"] = command
+    report.write_csv(os.path.join(outdir, "results.csv"), ctx.rows)
+    report.write_timeline(os.path.join(outdir, "timeline.csv"), ctx.timelines)
+    info["plots"] = report.plot(outdir, ctx.rows, ctx.timelines, names) if ctx.rows else []
+    lines = report.write_summary(outdir, ctx.rows, ctx.timelines, names, info)
+    print("\n".join(lines))
+    print("\nresults: %s" % outdir, file=sys.stderr)
+    failed = report.checks(ctx.rows)
+    if info["interrupted"]:
+        return 130
+    return 1 if failed or not ctx.rows else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,96 @@
+# Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
+"""What is measured around each point besides the workload's own output:
+CPU use of server and clients, performance_schema waits on InnoDB latches,
+and a once-a-second sampler (history list length) for timelines."""
+import os
+import threading
+import time
+
+TRX_SYS_MUTEX = "wait/synch/mutex/innodb/trx_sys_mutex"
+INDEX_LOCK = "wait/synch/sxlock/innodb/index_tree_rw_lock"
+TOP_WAITS = 5
+
+
+def _ticks():
+    return os.sysconf("SC_CLK_TCK")
+
+
+def proc_cpu_seconds(pid):
+    """user+system CPU seconds of a process (its threads included)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / _ticks()
+
+
+def children_cpu_seconds():
+    t = os.times()
+    return t.children_user + t.children_system
+
+
+class CpuMeter:
+    """CPU use over an interval, in cores (1.0 = one CPU busy all the time)."""
+
+    def __init__(self, server_pid):
+        self.pid = server_pid
+        self.t0 = time.monotonic()
+        self.s0 = proc_cpu_seconds(server_pid)
+        self.c0 = children_cpu_seconds()
+
+    def stop(self):
+        wall = time.monotonic() - self.t0
+        return {"cpu_server": (proc_cpu_seconds(self.pid) - self.s0) / wall if wall else 0.0,
+                "cpu_clients": (children_cpu_seconds() - self.c0) / wall if wall else 0.0}
+
+
+def reset_waits(server):
+    server.sql("TRUNCATE TABLE performance_schema.events_waits_summary_global_by_event_name")
+
+
+def read_waits(server):
+    """InnoDB latch waits since reset_waits: count and total wait (ms) for
+    trx_sys_mutex and the index lock, and the top InnoDB latches by wait time."""
+    rows = server.rows(
+        "SELECT EVENT_NAME, COUNT_STAR, SUM_TIMER_WAIT FROM performance_schema."
+        "events_waits_summary_global_by_event_name WHERE EVENT_NAME LIKE 'wait/synch/%/innodb/%'"
+        " AND COUNT_STAR > 0 ORDER BY SUM_TIMER_WAIT DESC")
+    out = {"trx_sys_mutex_count": 0, "trx_sys_mutex_ms": 0.0,
+           "index_lock_count": 0, "index_lock_ms": 0.0, "top_waits": []}
+    for name, count, ps in rows:
+        ms = int(ps) / 1e9
+        if name == TRX_SYS_MUTEX:
+            out["trx_sys_mutex_count"], out["trx_sys_mutex_ms"] = int(count), ms
+        elif name == INDEX_LOCK:
+            out["index_lock_count"], out["index_lock_ms"] = int(count), ms
+        if len(out["top_waits"]) < TOP_WAITS:
+            out["top_waits"].append("%s:%d:%.1fms" % (name.rsplit("/", 1)[1], int(count), ms))
+    out["top_waits"] = " ".join(out["top_waits"])
+    return out
+
+
+def history_length(server):
+    return int(server.sql("SELECT COUNT FROM information_schema.INNODB_METRICS"
+                          " WHERE NAME = 'trx_rseg_history_len'") or 0)
+
+
+class Sampler(threading.Thread):
+    """Calls fn() every interval seconds; samples are (seconds since start, value)."""
+
+    def __init__(self, fn, interval=1.0):
+        super().__init__(daemon=True)
+        self.fn, self.interval = fn, interval
+        self.samples, self.errors = [], 0
+        self._stop = threading.Event()
+        self.t0 = time.monotonic()
+
+    def run(self):
+        while not self._stop.is_set():
+            try:
+                self.samples.append((time.monotonic() - self.t0, self.fn()))
+            except Exception:  # a sample lost is reported, not fatal
+                self.errors += 1
+            self._stop.wait(self.interval)
+
+    def stop(self):
+        self._stop.set()
+        self.join()
+        return self.samples

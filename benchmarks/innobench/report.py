@@ -1,0 +1,227 @@
+# Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
+"""Results directory: results.csv, timeline.csv, plots/*.png, summary.md."""
+import csv
+import os
+import platform
+
+from . import stats
+
+FIELDS = ["rep", "order", "server", "workload", "isolation", "threads", "throughput", "unit",
+          "qps", "lat_avg_ms", "p95_ms", "p99_ms", "errors_per_s", "transactions",
+          "cpu_server", "cpu_clients", "trx_sys_mutex_count", "trx_sys_mutex_ms",
+          "index_lock_count", "index_lock_ms", "top_waits", "report_s", "hll_max",
+          "page_splits", "splits_per_insert", "check"]
+
+
+def write_csv(path, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=FIELDS, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def write_timeline(path, timelines):
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["server", "rep", "series", "t_s", "value"])
+        for tl in timelines:
+            for series in ("tps", "hll"):
+                for t, v in tl[series]:
+                    w.writerow([tl["server"], tl["rep"], series, "%.1f" % t, v])
+            for k, v in sorted(tl["report"].items()):
+                w.writerow([tl["server"], tl["rep"], "report_" + k, "", v])
+
+
+def points(rows):
+    """{(workload, isolation, threads): {server: [row, ...]}} in first-seen order."""
+    out = {}
+    for r in rows:
+        key = (r["workload"], r["isolation"], int(r["threads"]))
+        out.setdefault(key, {}).setdefault(r["server"], []).append(r)
+    return out
+
+
+def _vals(rows, field):
+    return [float(r[field]) for r in rows if r.get(field) not in (None, "")]
+
+
+def summary_table(rows, servers, baseline="stock"):
+    """Markdown lines: per point, each server's median throughput with its
+    spread, P95, and the ratio to the baseline with the range the
+    repetitions allow."""
+    others = [s for s in servers if s != baseline] if baseline in servers else []
+    head = ["workload", "iso", "threads"]
+    for s in servers:
+        head += ["%s %s" % (s, "(spread)"), "%s P95 ms" % s]
+    head += ["%s/%s (range)" % (s, baseline) for s in others]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for (workload, iso, threads), by_server in points(rows).items():
+        unit = next(iter(by_server.values()))[0]["unit"]
+        cells = [workload, iso, str(threads)]
+        for s in servers:
+            tp = _vals(by_server.get(s, []), "throughput")
+            p95 = _vals(by_server.get(s, []), "p95_ms")
+            if tp:
+                m = stats.summarize(tp)
+                cells.append("%.0f %s (%.0f%%, n=%d)" % (m["median"], unit, m["spread_pct"], m["n"]))
+            else:
+                cells.append("-")
+            cells.append("%.2f" % stats.summarize(p95)["median"] if p95 else "-")
+        for s in others:
+            f, b = _vals(by_server.get(s, []), "throughput"), _vals(by_server.get(baseline, []), "throughput")
+            if f and b and min(b) > 0:
+                r = stats.ratio(f, b)
+                cells.append("**%.3f** (%.3f-%.3f)" % (r["ratio"], r["low"], r["high"]))
+            else:
+                cells.append("-")
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def checks(rows):
+    """Lines for every failed correctness check (go-tpc check, CHECK TABLE)."""
+    bad = [r for r in rows if r.get("check") not in (None, "", "ok")]
+    return ["- %s %s rep %s: %s" % (r["server"], r["workload"], r["rep"], r["check"]) for r in bad]
+
+
+def machine():
+    """CPU model, cores, NUMA nodes, kernel and memory of this machine."""
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                if k.strip() in ("model name", "Model", "CPU part") and not model:
+                    model = v.strip()
+    except OSError:
+        pass
+    nodes = [d for d in os.listdir("/sys/devices/system/node") if d.startswith("node")] \
+        if os.path.isdir("/sys/devices/system/node") else []
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return {"cpu": model or platform.processor() or "unknown", "arch": platform.machine(),
+            "cores": os.cpu_count(), "numa_nodes": len(nodes) or 1,
+            "kernel": platform.release(), "memory_gib": round(mem, 1)}
+
+
+def plot(outdir, rows, timelines, servers):
+    """plots/<workload>-<iso>.png (throughput and P95 against threads, one
+    line per server) and plots/long-report.png.  Returns the file names."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    os.makedirs(os.path.join(outdir, "plots"), exist_ok=True)
+    made = []
+    groups = {}
+    for (workload, iso, threads), by_server in points(rows).items():
+        groups.setdefault((workload, iso), []).append((threads, by_server))
+    for (workload, iso), pts in groups.items():
+        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+        unit = next(iter(pts[0][1].values()))[0]["unit"]
+        for s in servers:
+            xs = [t for t, bs in pts if _vals(bs.get(s, []), "throughput")]
+            if not xs:
+                continue
+            tp = [stats.summarize(_vals(bs[s], "throughput")) for t, bs in pts if t in xs]
+            ax1.errorbar(xs, [m["median"] for m in tp],
+                         yerr=[[m["median"] - m["min"] for m in tp], [m["max"] - m["median"] for m in tp]],
+                         marker="o", capsize=3, label=s)
+            p95 = [_vals(bs[s], "p95_ms") for t, bs in pts if t in xs]
+            ax2.plot(xs, [stats.summarize(v)["median"] if v else float("nan") for v in p95],
+                     marker="o", label=s)
+        for ax, ylabel in ((ax1, unit), (ax2, "P95 latency (ms)")):
+            if len(pts) > 1:
+                ax.set_xscale("log", base=2)
+            ax.set_xlabel("threads")
+            ax.set_ylabel(ylabel)
+            ax.grid(True, alpha=0.3)
+            ax.legend()
+        fig.suptitle("%s, %s (median of repetitions, bars: min-max)" % (workload, iso))
+        name = "%s-%s.png" % (workload, iso)
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, "plots", name), dpi=90)
+        plt.close(fig)
+        made.append(name)
+    if timelines:
+        fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(10, 6), sharex=True)
+        for tl in timelines:
+            label = "%s r%d" % (tl["server"], tl["rep"])
+            line, = ax1.plot([t for t, _ in tl["tps"]], [v for _, v in tl["tps"]], label=label)
+            ax2.plot([t for t, _ in tl["hll"]], [v for _, v in tl["hll"]], label=label,
+                     color=line.get_color())
+            rep = tl["report"]
+            if "started" in rep:
+                for ax in (ax1, ax2):
+                    ax.axvspan(rep["started"], rep["started"] + rep["seconds"],
+                               color=line.get_color(), alpha=0.12)
+        ax1.set_ylabel("update TPS")
+        ax2.set_ylabel("history list length")
+        ax2.set_xlabel("seconds (shaded: the report's scan)")
+        for ax in (ax1, ax2):
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=8)
+        fig.suptitle("long report under hot-row updates")
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, "plots", "long-report.png"), dpi=90)
+        plt.close(fig)
+        made.append("long-report.png")
+    return made
+
+
+def long_report_lines(timelines):
+    lines = ["| server | rep | report scan (s) | history length max | update TPS median |",
+             "|---|---|---|---|---|"]
+    for tl in timelines:
+        tps = [v for _, v in tl["tps"]]
+        hll = [v for _, v in tl["hll"]]
+        lines.append("| %s | %d | %s | %s | %s |" % (
+            tl["server"], tl["rep"],
+            "%.2f" % tl["report"]["seconds"] if "seconds" in tl["report"] else "-",
+            max(hll) if hll else "-", "%.0f" % stats.summarize(tps)["median"] if tps else "-"))
+    return lines
+
+
+def write_summary(outdir, rows, timelines, servers, info):
+    """summary.md: machine, pinning, command, versions, the ratio table,
+    the long report, splits and the correctness checks."""
+    m = info["machine"]
+    lines = ["# Benchmark summary: %s profile" % info["profile"], "",
+             "- machine: %s (%s), %d cores, %d NUMA node(s), kernel %s, %.0f GiB"
+             % (m["cpu"], m["arch"], m["cores"], m["numa_nodes"], m["kernel"], m["memory_gib"]),
+             "- pinning: %s" % info["pinning"],
+             "- servers: " + ", ".join("%s = %s" % (s, info["versions"].get(s, "?")) for s in servers),
+             "- repetitions: %d, server order alternated between repetitions; %s"
+             % (info["repeats"], info["durations"]),
+             "- reproduce: `%s`" % info["command"]]
+    if info.get("interrupted"):
+        lines.append("- **interrupted** (Ctrl-C): partial results")
+    lines += ["", "Throughput is the median over repetitions; spread = (max-min)/median;"
+              " the ratio range is worst/best to best/worst.", ""]
+    lines += summary_table(rows, servers)
+    splits = [r for r in rows if r["workload"] == "split-insert"]
+    if splits:
+        lines += ["", "## Split-heavy inserts", "",
+                  "| server | rep | inserts | page splits | splits/insert | P99 ms | check |",
+                  "|---|---|---|---|---|---|---|"]
+        for r in splits:
+            lines.append("| %s | %s | %s | %s | %.2f | %s | %s |" % (
+                r["server"], r["rep"], r["transactions"], r["page_splits"],
+                float(r["splits_per_insert"]), r["p99_ms"], r["check"]))
+    if timelines:
+        lines += ["", "## Long report", ""] + long_report_lines(timelines)
+    tpcc = [r for r in rows if r["workload"] == "tpcc"]
+    if tpcc:
+        lines += ["", "go-tpc check after every TPC-C run: %d of %d passed."
+                  % (sum(r["check"] == "ok" for r in tpcc), len(tpcc))]
+    bad = checks(rows)
+    lines += ["", "## Correctness checks", ""] + (bad or ["All checks passed."])
+    if info.get("plots"):
+        lines += ["", "## Plots", ""] + ["![%s](plots/%s)" % (p, p) for p in info["plots"]]
+    with open(os.path.join(outdir, "summary.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return lines

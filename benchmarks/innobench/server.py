@@ -1,0 +1,218 @@
+# Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
+"""The servers a benchmark compares, and their life cycle.
+
+A server is a build (stock or fork, release or debug) plus the fork's
+switches.  Every server gets the same my.cnf apart from those switches, its
+own data directory, and a saved copy of each prepared data set, restored
+before every measured group so that all servers start from identical data."""
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SWITCHES_CNF = os.path.join(ROOT, "scripts", "fork-switches.cnf")
+
+
+def fork_switches(path=SWITCHES_CNF):
+    """{switch: value} from scripts/fork-switches.cnf, in file order."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            line = line.split("#", 1)[0].strip()
+            if "=" in line:
+                k, v = line.split("=", 1)
+                out[k.strip()] = v.strip()
+    return out
+
+
+def server_specs(names, fork_build="release", switches=None):
+    """Turn names into specs: stock, fork (all switches on) and
+    fork-no-<switch without innodb_> (one switch off).  'ablations' expands
+    to every fork-no-* server.  Returns a list of dicts name, build, switches."""
+    switches = fork_switches() if switches is None else switches
+    ablation = {"fork-no-" + s[len("innodb_"):].replace("_", "-"): s for s in switches}
+    out = []
+    for name in names:
+        if name == "ablations":
+            out += server_specs(sorted(ablation), fork_build, switches)
+        elif name == "stock":
+            out.append({"name": name, "build": ("stock", "release"), "switches": {}})
+        elif name == "fork":
+            out.append({"name": name, "build": ("fork", fork_build), "switches": dict(switches)})
+        elif name in ablation:
+            sw = dict(switches)
+            sw[ablation[name]] = "OFF"
+            out.append({"name": name, "build": ("fork", fork_build), "switches": sw})
+        else:
+            raise ValueError("unknown server %r: stock, fork, ablations or one of %s"
+                             % (name, ", ".join(sorted(ablation))))
+    seen = set()
+    for s in out:
+        if s["name"] in seen:
+            raise ValueError("server %s named twice" % s["name"])
+        seen.add(s["name"])
+    return out
+
+
+def base_cnf(opts):
+    """The [mysqld] options every server gets (benchmarks/README.md)."""
+    cnf = {
+        "innodb_buffer_pool_size": opts.get("buffer_pool", "2G"),
+        "innodb_redo_log_capacity": opts.get("redo", "2G"),
+        "max_connections": "4000",
+        "max_prepared_stmt_count": "1000000",
+        "innodb_monitor_enable": "index_page_splits",
+        "performance_schema": "ON",
+        # Waits on InnoDB mutexes and rw-locks (the index lock among them).
+        "performance-schema-instrument": "'wait/synch/%/innodb/%=ON'",
+        "skip-log-bin": None,
+        "skip-name-resolve": None,
+    }
+    for kv in opts.get("mysqld_opts", []):
+        k, _, v = kv.partition("=")
+        cnf[k] = v or None
+    return cnf
+
+
+class Server:
+    def __init__(self, spec, workdir, port, cnf, prefix=(), log=print):
+        self.name = spec["name"]
+        self.spec = spec
+        kind, build = spec["build"]
+        self.bindir = os.path.join(ROOT, "build", kind, build, "bin")
+        self.dir = os.path.join(workdir, self.name)
+        self.datadir = os.path.join(self.dir, "data")
+        self.sock = os.path.join(self.dir, "mysqld.sock")
+        self.cnf_path = os.path.join(self.dir, "my.cnf")
+        self.errlog = os.path.join(self.dir, "mysqld.err")
+        self.port = port
+        self.cnf = dict(cnf, **spec["switches"])
+        self.prefix = list(prefix)
+        self.proc = None
+        self.log = log
+
+    def binary(self, name):
+        path = os.path.join(self.bindir, name)
+        if not os.access(path, os.X_OK):
+            kind, build = self.spec["build"]
+            preset = "stock" if kind == "stock" else build
+            raise RuntimeError("%s: no %s in %s; build it with `make build PRESET=%s`"
+                               % (self.name, name, self.bindir, preset))
+        return path
+
+    def write_cnf(self):
+        os.makedirs(self.dir, exist_ok=True)
+        lines = ["[mysqld]", "user=%s" % _user(), "datadir=" + self.datadir,
+                 "socket=" + self.sock, "port=%d" % self.port, "bind-address=127.0.0.1",
+                 "log-error=" + self.errlog, "pid-file=" + os.path.join(self.dir, "mysqld.pid"),
+                 "lc-messages-dir=" + os.path.join(os.path.dirname(self.bindir), "share")]
+        for k, v in self.cnf.items():
+            lines.append(k if v is None else "%s=%s" % (k, v))
+        lines += ["", "[client]", "socket=" + self.sock, "user=root"]
+        with open(self.cnf_path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+    def initialize(self):
+        """A new, empty data directory (the template every data set starts from)."""
+        self.write_cnf()
+        shutil.rmtree(self.datadir, ignore_errors=True)
+        r = subprocess.run([self.binary("mysqld"), "--defaults-file=" + self.cnf_path,
+                            "--initialize-insecure"], stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            raise RuntimeError("%s: mysqld --initialize-insecure failed, see %s"
+                               % (self.name, self.errlog))
+
+    def start(self, timeout=300):
+        self.write_cnf()
+        if os.path.exists(self.sock):
+            os.unlink(self.sock)
+        with open(os.path.join(self.dir, "mysqld.out"), "a") as out:
+            self.proc = subprocess.Popen(self.prefix + [self.binary("mysqld"),
+                                                        "--defaults-file=" + self.cnf_path],
+                                         stdout=out, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("%s: mysqld exited during startup (status %s), see %s"
+                                   % (self.name, self.proc.returncode, self.errlog))
+            if self.ping():
+                return
+            time.sleep(0.3)
+        self.stop()
+        raise RuntimeError("%s: mysqld did not answer within %d s" % (self.name, timeout))
+
+    def ping(self):
+        r = subprocess.run([self.binary("mysqladmin"), "--defaults-file=" + self.cnf_path,
+                            "ping"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return r.returncode == 0
+
+    def stop(self):
+        if not self.proc or self.proc.poll() is not None:
+            self.proc = None
+            return
+        subprocess.run([self.binary("mysqladmin"), "--defaults-file=" + self.cnf_path,
+                        "shutdown"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            self.proc.wait(timeout=300)
+        except subprocess.TimeoutExpired:
+            self.log("%s: mysqld did not shut down in 300 s, killing it" % self.name)
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+        self.proc = None
+
+    @property
+    def pid(self):
+        return self.proc.pid if self.proc else None
+
+    def sql(self, query, db=None, timeout=None):
+        args = [self.binary("mysql"), "--defaults-file=" + self.cnf_path, "-N", "-B", "-e", query]
+        if db:
+            args.insert(2, "--database=" + db)
+        r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=timeout)
+        if r.returncode != 0:
+            raise RuntimeError("%s: %s failed: %s" % (self.name, query[:80], r.stderr.strip()))
+        return r.stdout.strip()
+
+    def rows(self, query, db=None):
+        out = self.sql(query, db)
+        return [line.split("\t") for line in out.splitlines()] if out else []
+
+    def version(self):
+        return self.sql("SELECT VERSION()")
+
+    # Saved data sets.  The server must be stopped.
+    def _saved(self, dataset):
+        return os.path.join(self.dir, "saved-" + dataset)
+
+    def has_saved(self, dataset):
+        return os.path.isdir(os.path.join(self._saved(dataset), "mysql"))
+
+    def save(self, dataset):
+        assert self.proc is None
+        dst = self._saved(dataset)
+        shutil.rmtree(dst, ignore_errors=True)
+        shutil.copytree(self.datadir, dst, symlinks=True)
+
+    def restore(self, dataset):
+        assert self.proc is None
+        shutil.rmtree(self.datadir, ignore_errors=True)
+        shutil.copytree(self._saved(dataset), self.datadir, symlinks=True)
+
+
+def _user():
+    import pwd
+    return pwd.getpwuid(os.getuid()).pw_name
+
+
+def status(server, names):
+    """{name: int} of SHOW GLOBAL STATUS variables."""
+    like = " OR ".join("VARIABLE_NAME = '%s'" % n for n in names)
+    rows = server.rows("SELECT VARIABLE_NAME, VARIABLE_VALUE FROM performance_schema.global_status"
+                       " WHERE " + like)
+    return {k: int(v) for k, v in rows if re.match(r"^-?\d+$", v)}

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+# Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
+"""Assertions on the results directory of `benchmarks/run --profile smoke`
+(called by the test command): every workload measured with a throughput,
+latency and CPU figure, the correctness checks passed, and the CSV, plots
+and summary written."""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from innobench import main, report  # noqa: E402
+
+
+def check(outdir):
+    errors = []
+    rows = report.read_csv(os.path.join(outdir, "results.csv"))
+    p = main.PROFILES["smoke"]
+    want = {(w, iso, t) for w in ("oltp_point_select", "oltp_read_write")
+            for iso in p["isolation"] for t in p["threads"]}
+    want |= {("long-report", "RR", p["long_threads"]), ("split-insert", "RR", p["split_threads"])}
+    got = {(r["workload"], r["isolation"], int(r["threads"])) for r in rows}
+    if got != want:
+        errors.append("points measured %s, expected %s" % (sorted(got), sorted(want)))
+    for r in rows:
+        where = "%s %s %s" % (r["workload"], r["isolation"], r["threads"])
+        if not float(r["throughput"] or 0) > 0:
+            errors.append("%s: no throughput" % where)
+        if not float(r["p95_ms"] or 0) > 0 or float(r["p99_ms"] or 0) < float(r["p95_ms"] or 0):
+            errors.append("%s: P95 %s / P99 %s" % (where, r["p95_ms"], r["p99_ms"]))
+        if not float(r["cpu_server"] or 0) > 0:
+            errors.append("%s: no server CPU measured" % where)
+        if r["workload"] == "oltp_read_write" and not int(r["trx_sys_mutex_count"] or 0) > 0:
+            errors.append("%s: no trx_sys_mutex waits counted" % where)
+        if r["workload"] == "split-insert" and not int(r["page_splits"] or 0) > 0:
+            errors.append("%s: no page splits" % where)
+        if r["workload"] == "long-report" and not float(r["report_s"] or 0) > 0:
+            errors.append("%s: the report's duration is missing" % where)
+    errors += report.checks(rows)
+    timeline = report.read_csv(os.path.join(outdir, "timeline.csv"))
+    if not any(t["series"] == "hll" for t in timeline):
+        errors.append("timeline.csv has no history list length samples")
+    for png in ("oltp_point_select-RC.png", "oltp_read_write-RC.png", "long-report.png"):
+        with open(os.path.join(outdir, "plots", png), "rb") as f:
+            if f.read(8) != b"\x89PNG\r\n\x1a\n":
+                errors.append("%s is not a PNG" % png)
+    summary = open(os.path.join(outdir, "summary.md")).read()
+    for needle in ("| oltp_read_write | RC | 2 |", "reproduce: `benchmarks/run --profile smoke",
+                   "All checks passed.", "## Split-heavy inserts", "## Long report"):
+        if needle not in summary:
+            errors.append("summary.md lacks %r" % needle)
+    return errors
+
+
+if __name__ == "__main__":
+    errs = check(sys.argv[1])
+    for e in errs:
+        print("check_smoke: " + e, file=sys.stderr)
+    print("check_smoke: %s" % ("FAILED" if errs else "ok"))
+    sys.exit(1 if errs else 0)

@@ -1,0 +1,148 @@
+# Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
+"""The harness's own logic, without a server: histogram percentiles, the
+go-tpc check verdict, server and ablation specs, profiles and options, the
+summary table and CSV round trip."""
+import contextlib
+import io
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from innobench import main, parse, report, server  # noqa: E402
+
+HISTOGRAM = """\
+Latency histogram (values are in milliseconds)
+       value  ------------- distribution ------------- count
+       1.000 |****                                     10
+       2.000 |****************************************  80
+       5.000 |**                                       8
+      20.000 |*                                        2
+
+SQL statistics:
+"""
+
+CHECK_OK = """\
+begin to check warehouse 1 at condition 3.3.2.1
+begin to check warehouse 1 at condition 3.3.2.2
+Finished
+"""
+
+CHECK_BAD = """\
+begin to check warehouse 1 at condition 3.3.2.1
+execute check failed, err check warehouse 1 at condition 3.3.2.1 failed sum(d_ytd) - max(w_ytd) should be 0 in warehouse 1, but got 10.000000
+"""
+
+SWITCHES = {"innodb_hybrid_read_view": "ON", "innodb_view_close_latch_free": "ON"}
+
+
+class ParseTest(unittest.TestCase):
+    def test_histogram_percentiles(self):
+        h = parse.sysbench_histogram(HISTOGRAM)
+        self.assertEqual(h, [(1.0, 10), (2.0, 80), (5.0, 8), (20.0, 2)])
+        self.assertEqual(parse.percentile(h, 50), 2.0)
+        self.assertEqual(parse.percentile(h, 95), 5.0)
+        self.assertEqual(parse.percentile(h, 99), 20.0)
+        self.assertEqual(parse.percentile(h, 10), 1.0)
+        self.assertIsNone(parse.percentile([], 95))
+
+    def test_gotpc_check(self):
+        self.assertEqual(parse.gotpc_check(CHECK_OK), "ok")
+        self.assertTrue(parse.gotpc_check(CHECK_BAD).startswith("FAILED: execute check failed"))
+        self.assertTrue(parse.gotpc_check("").startswith("FAILED: no consistency check"))
+
+
+class ServerSpecTest(unittest.TestCase):
+    def test_stock_fork_ablations(self):
+        specs = server.server_specs(["stock", "fork", "ablations"], switches=SWITCHES)
+        by = {s["name"]: s for s in specs}
+        self.assertEqual(list(by), ["stock", "fork", "fork-no-hybrid-read-view",
+                                    "fork-no-view-close-latch-free"])
+        self.assertEqual(by["stock"]["switches"], {})
+        self.assertEqual(by["stock"]["build"], ("stock", "release"))
+        self.assertEqual(by["fork"]["switches"], SWITCHES)
+        off = by["fork-no-hybrid-read-view"]["switches"]
+        self.assertEqual(off["innodb_hybrid_read_view"], "OFF")
+        self.assertEqual(off["innodb_view_close_latch_free"], "ON")
+
+    def test_bad_names(self):
+        with self.assertRaisesRegex(ValueError, "unknown server"):
+            server.server_specs(["fork-no-such"], switches=SWITCHES)
+        with self.assertRaisesRegex(ValueError, "named twice"):
+            server.server_specs(["fork", "fork"], switches=SWITCHES)
+
+    def test_switches_file(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as f:
+            f.write("# comment\ninnodb_a=ON\n\ninnodb_b = ON  # why\n")
+        try:
+            self.assertEqual(server.fork_switches(f.name), {"innodb_a": "ON", "innodb_b": "ON"})
+        finally:
+            os.unlink(f.name)
+
+    def test_same_cnf_apart_from_switches(self):
+        cnf = server.base_cnf({"mysqld_opts": ["innodb_flush_log_at_trx_commit=2", "skip-ssl"]})
+        specs = server.server_specs(["stock", "fork"], switches=SWITCHES)
+        a, b = (server.Server(s, "/tmp/x", 1, cnf) for s in specs)
+        self.assertEqual({k: v for k, v in b.cnf.items() if k not in SWITCHES}, a.cnf)
+        self.assertEqual(a.cnf["innodb_flush_log_at_trx_commit"], "2")
+        self.assertIsNone(a.cnf["skip-ssl"])
+
+
+class OptionsTest(unittest.TestCase):
+    def test_profile_and_overrides(self):
+        a, p = main.arguments(["--profile", "quick", "--threads", "1,8", "--repeats", "3"])
+        self.assertEqual(p["threads"], [1, 8])
+        self.assertEqual(p["repeats"], 3)
+        self.assertEqual(p["servers"], ["stock", "fork"])
+        a, p = main.arguments(["--profile", "full"])
+        self.assertEqual(p["threads"], [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])
+        self.assertIn("ablations", p["servers"])
+
+    def test_bad_options(self):
+        for bad in (["--isolation", "SERIALIZABLE"], ["--repeats", "0"], ["--profile", "x"]):
+            err = io.StringIO()
+            with self.assertRaises(SystemExit), contextlib.redirect_stderr(err):
+                main.arguments(bad)
+            self.assertIn("error:", err.getvalue())
+
+
+def row(server, rep, threads, tps, p95=1.0, workload="oltp_read_only", check=""):
+    return {"rep": rep, "order": 0, "server": server, "workload": workload, "isolation": "RC",
+            "threads": threads, "throughput": tps, "unit": "tps", "p95_ms": p95, "check": check}
+
+
+class ReportTest(unittest.TestCase):
+    def test_summary_ratios(self):
+        rows = [row("stock", 0, 4, 100), row("fork", 0, 4, 120),
+                row("stock", 1, 4, 110), row("fork", 1, 4, 130)]
+        lines = report.summary_table(rows, ["stock", "fork"])
+        self.assertEqual(len(lines), 3)
+        cells = [c.strip() for c in lines[2].strip("|").split("|")]
+        self.assertEqual(cells[:3], ["oltp_read_only", "RC", "4"])
+        self.assertEqual(cells[3], "105 tps (10%, n=2)")
+        self.assertEqual(cells[5], "125 tps (8%, n=2)")
+        # 125/105, worst 120/110, best 130/100
+        self.assertEqual(cells[7], "**1.190** (1.091-1.300)")
+
+    def test_missing_server_point(self):
+        lines = report.summary_table([row("stock", 0, 1, 50)], ["stock", "fork"])
+        cells = [c.strip() for c in lines[2].strip("|").split("|")]
+        self.assertEqual(cells[5], "-")
+        self.assertEqual(cells[7], "-")
+
+    def test_checks_and_csv_round_trip(self):
+        rows = [row("fork", 0, 32, 10, workload="split-insert", check="ok"),
+                row("stock", 0, 32, 9, workload="split-insert", check="FAILED: CHECK TABLE")]
+        self.assertEqual(report.checks(rows), ["- stock split-insert rep 0: FAILED: CHECK TABLE"])
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.csv")
+            report.write_csv(path, rows)
+            back = report.read_csv(path)
+        self.assertEqual([r["check"] for r in back], ["ok", "FAILED: CHECK TABLE"])
+        self.assertEqual(report.summary_table(back, ["stock", "fork"])[2],
+                         report.summary_table(rows, ["stock", "fork"])[2])
+
+
+if __name__ == "__main__":
+    unittest.main()
