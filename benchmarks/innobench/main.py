@@ -14,6 +14,7 @@ import datetime
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -49,12 +50,21 @@ PROFILES = {
 }
 
 
-def ints(s):
-    return [int(x) for x in s.split(",") if x]
-
-
 def words(s):
-    return [x for x in s.split(",") if x]
+    out = [x.strip() for x in s.split(",") if x.strip()]
+    if not out:
+        raise argparse.ArgumentTypeError("empty list")
+    return out
+
+
+def ints(s):
+    try:
+        out = [int(x) for x in words(s)]
+    except ValueError:
+        raise argparse.ArgumentTypeError("not a list of integers: %r" % s)
+    if min(out) < 1:
+        raise argparse.ArgumentTypeError("must be positive: %r" % s)
+    return out
 
 
 def arguments(argv):
@@ -107,7 +117,10 @@ def pinning(a):
     if not nodes:
         nodes = numa.from_numactl(subprocess.run(["numactl", "--hardware"], text=True,
                                                  stdout=subprocess.PIPE).stdout)
-    return numa.plan(nodes, a.server_nodes, a.client_nodes)
+    # Only the CPUs this process may use (containers, taskset).
+    allowed = os.sched_getaffinity(0)
+    nodes = {n: [c for c in cpus if c in allowed] for n, cpus in nodes.items()}
+    return numa.plan({n: c for n, c in nodes.items() if c}, a.server_nodes, a.client_nodes)
 
 
 class Progress:
@@ -198,6 +211,9 @@ def run(a, p, outdir, log_progress):
     except KeyboardInterrupt:
         info["interrupted"] = True
         progress("interrupted: stopping the servers, keeping what was measured")
+    except Exception as e:  # keep what was measured; the summary names the error
+        info["error"] = "%s: %s" % (type(e).__name__, e)
+        progress("error: %s; stopping the servers, keeping what was measured" % info["error"])
     finally:
         for s in servers:
             s.stop()
@@ -210,15 +226,21 @@ def log_row(progress, row):
         "" if row.get("check") in (None, "ok") else ", check " + row["check"]))
 
 
+def interrupt(signum, frame):
+    raise KeyboardInterrupt  # SIGTERM, SIGHUP: stop the servers like Ctrl-C
+
+
 def main(argv=None):
     a, p = arguments(sys.argv[1:] if argv is None else argv)
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGHUP, interrupt)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     outdir = a.out or os.path.join(ROOT, "benchmarks", "results", "%s-%s" % (stamp, a.profile))
     os.makedirs(outdir, exist_ok=True)
     command = "benchmarks/run " + " ".join(shlex.quote(x) for x in (argv or sys.argv[1:]))
     try:
         ctx, info, names = run(a, p, outdir, log_row)
-    except (RuntimeError, ValueError) as e:
+    except (RuntimeError, ValueError) as e:  # before anything was measured
         sys.exit("benchmarks/run: %s" % e)
     info["command"] = command
     report.write_csv(os.path.join(outdir, "results.csv"), ctx.rows)
@@ -228,6 +250,9 @@ def main(argv=None):
     print("\n".join(lines))
     print("\nresults: %s" % outdir, file=sys.stderr)
     failed = report.checks(ctx.rows)
+    if info.get("error"):
+        print("benchmarks/run: %s" % info["error"], file=sys.stderr)
+        return 1
     if info["interrupted"]:
         return 130
     return 1 if failed or not ctx.rows else 0

@@ -79,18 +79,18 @@ class Sampler(threading.Thread):
         super().__init__(daemon=True)
         self.fn, self.interval = fn, interval
         self.samples, self.errors = [], 0
-        self._stop = threading.Event()
+        self._halt = threading.Event()
         self.t0 = time.monotonic()
 
     def run(self):
-        while not self._stop.is_set():
+        while not self._halt.is_set():
             try:
                 self.samples.append((time.monotonic() - self.t0, self.fn()))
             except Exception:  # a sample lost is reported, not fatal
                 self.errors += 1
-            self._stop.wait(self.interval)
+            self._halt.wait(self.interval)
 
     def stop(self):
-        self._stop.set()
+        self._halt.set()
         self.join()
         return self.samples

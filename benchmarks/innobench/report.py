@@ -200,6 +200,8 @@ def write_summary(outdir, rows, timelines, servers, info):
              "- reproduce: `%s`" % info["command"]]
     if info.get("interrupted"):
         lines.append("- **interrupted** (Ctrl-C): partial results")
+    if info.get("error"):
+        lines.append("- **stopped by an error**: %s (partial results)" % info["error"])
     lines += ["", "Throughput is the median over repetitions; spread = (max-min)/median;"
               " the ratio range is worst/best to best/worst.", ""]
     lines += summary_table(rows, servers)

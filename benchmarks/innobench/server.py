@@ -13,6 +13,7 @@ import subprocess
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BUILD = os.environ.get("FORK_BUILD_DIR") or os.path.join(ROOT, "build")
 SWITCHES_CNF = os.path.join(ROOT, "scripts", "fork-switches.cnf")
 
 
@@ -82,7 +83,7 @@ class Server:
         self.name = spec["name"]
         self.spec = spec
         kind, build = spec["build"]
-        self.bindir = os.path.join(ROOT, "build", kind, build, "bin")
+        self.bindir = os.path.join(BUILD, kind, build, "bin")
         self.dir = os.path.join(workdir, self.name)
         self.datadir = os.path.join(self.dir, "data")
         self.sock = os.path.join(self.dir, "mysqld.sock")
@@ -116,17 +117,39 @@ class Server:
             f.write("\n".join(lines) + "\n")
 
     def initialize(self):
-        """A new, empty data directory (the template every data set starts from)."""
+        """A new, empty data directory (the template every data set starts
+        from).  root may also log in over TCP from 127.0.0.1 (go-tpc does):
+        with skip-name-resolve, root@localhost does not match it."""
+        self.refuse_if_running()
         self.write_cnf()
         shutil.rmtree(self.datadir, ignore_errors=True)
+        init = os.path.join(self.dir, "init.sql")
+        with open(init, "w") as f:
+            f.write("CREATE USER 'root'@'127.0.0.1';\n"
+                    "GRANT ALL ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;\n")
         r = subprocess.run([self.binary("mysqld"), "--defaults-file=" + self.cnf_path,
-                            "--initialize-insecure"], stdout=subprocess.PIPE,
-                           stderr=subprocess.STDOUT, text=True)
+                            "--initialize-insecure", "--init-file=" + init],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode != 0:
             raise RuntimeError("%s: mysqld --initialize-insecure failed, see %s"
                                % (self.name, self.errlog))
 
+    def refuse_if_running(self):
+        """A mysqld left over from an earlier run (killed harness) still
+        owns this directory: never delete its data or socket under it."""
+        try:
+            with open(os.path.join(self.dir, "mysqld.pid")) as f:
+                pid = int(f.read().strip() or 0)
+            with open("/proc/%d/comm" % pid) as f:
+                alive = "mysqld" in f.read()
+        except (OSError, ValueError):
+            return
+        if alive and (not self.proc or self.proc.pid != pid):
+            raise RuntimeError("%s: mysqld pid %d from an earlier run still uses %s: stop it first"
+                               % (self.name, pid, self.dir))
+
     def start(self, timeout=300):
+        self.refuse_if_running()
         self.write_cnf()
         if os.path.exists(self.sock):
             os.unlink(self.sock)
@@ -155,8 +178,10 @@ class Server:
         if not self.proc or self.proc.poll() is not None:
             self.proc = None
             return
-        subprocess.run([self.binary("mysqladmin"), "--defaults-file=" + self.cnf_path,
-                        "shutdown"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        r = subprocess.run([self.binary("mysqladmin"), "--defaults-file=" + self.cnf_path,
+                            "shutdown"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if r.returncode != 0:
+            self.proc.terminate()  # SIGTERM: mysqld shuts down cleanly
         try:
             self.proc.wait(timeout=300)
         except subprocess.TimeoutExpired:

@@ -25,7 +25,7 @@ def check(outdir):
         where = "%s %s %s" % (r["workload"], r["isolation"], r["threads"])
         if not float(r["throughput"] or 0) > 0:
             errors.append("%s: no throughput" % where)
-        if not float(r["p95_ms"] or 0) > 0 or float(r["p99_ms"] or 0) < float(r["p95_ms"] or 0):
+        if not float(r["p95_ms"] or 0) > 0 or not float(r["p99_ms"] or 0) > 0:
             errors.append("%s: P95 %s / P99 %s" % (where, r["p95_ms"], r["p99_ms"]))
         if not float(r["cpu_server"] or 0) > 0:
             errors.append("%s: no server CPU measured" % where)
@@ -52,7 +52,10 @@ def check(outdir):
 
 
 if __name__ == "__main__":
-    errs = check(sys.argv[1])
+    try:
+        errs = check(sys.argv[1])
+    except (OSError, KeyError, ValueError) as e:  # a file missing or malformed
+        errs = ["%s: %s" % (type(e).__name__, e)]
     for e in errs:
         print("check_smoke: " + e, file=sys.stderr)
     print("check_smoke: %s" % ("FAILED" if errs else "ok"))

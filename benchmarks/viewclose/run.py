@@ -7,10 +7,12 @@ vs ON, on one running server binary, interleaved in one run.
   benchmarks/viewclose/run.py [--preset release] [--repeats 3] [--time 20]
                               [--threads 16] [--tps-threads 64,256,1024]
 
-It starts its own server (scripts/server.sh, VARDIR=build/bench-viewclose,
-PORT=3317) with the fork's switches from scripts/fork-switches.cnf, sets
-READ COMMITTED globally, prepares sysbench tables, and alternates OFF/ON
-order between repetitions.  Writes CSV to benchmarks/results/viewclose/ and
+It starts its own server (innobench.server, build/bench-viewclose, port 3317)
+with the fork's switches and the harness's my.cnf (the InnoDB mutex
+instruments must be on at startup: performance_schema does not instrument a
+mutex created before its instrument was enabled), sets READ COMMITTED
+globally, prepares sysbench tables, and alternates OFF/ON order between
+repetitions.  Writes CSV to benchmarks/results/viewclose/ and
 prints a markdown table."""
 import argparse
 import csv
@@ -19,37 +21,14 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from innobench import parse, stats  # noqa: E402
+from innobench import metrics, parse, stats  # noqa: E402
+from innobench.server import ROOT, Server, base_cnf, fork_switches  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-MUTEX = "wait/synch/mutex/innodb/trx_sys_mutex"
-
-
-class Server:
-    def __init__(self, preset, vardir, port):
-        self.env = dict(os.environ, PRESET=preset, VARDIR=vardir, PORT=str(port))
-        self.vardir = vardir
-        self.mysql = os.path.join(ROOT, "build", "fork", preset, "bin", "mysql")
-
-    def start(self):
-        subprocess.run(["bash", os.path.join(ROOT, "scripts", "server.sh"), "start"],
-                       env=self.env, check=True, stdout=subprocess.DEVNULL)
-
-    def stop(self):
-        subprocess.run(["bash", os.path.join(ROOT, "scripts", "server.sh"), "stop"],
-                       env=self.env, check=False, stdout=subprocess.DEVNULL)
-
-    def sql(self, q):
-        r = subprocess.run([self.mysql, "--defaults-file=" + os.path.join(self.vardir, "my.cnf"),
-                            "-N", "-B", "-e", q], check=True, stdout=subprocess.PIPE, text=True)
-        return r.stdout.strip()
-
-    def sock(self):
-        return os.path.join(self.vardir, "mysqld.sock")
+MUTEX = metrics.TRX_SYS_MUTEX
 
 
 def sysbench(server, workload, threads, seconds, cmd="run"):
-    args = ["sysbench", workload, "--mysql-socket=" + server.sock(), "--mysql-user=root",
+    args = ["sysbench", workload, "--mysql-socket=" + server.sock, "--mysql-user=root",
             "--mysql-db=sbtest", "--tables=4", "--table-size=10000", "--threads=%d" % threads,
             "--time=%d" % seconds, "--report-interval=0", "--rand-type=uniform", cmd]
     r = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -79,18 +58,21 @@ def main():
     ap.add_argument("--out", default=os.path.join(ROOT, "benchmarks", "results", "viewclose"))
     a = ap.parse_args()
 
-    server = Server(a.preset, os.path.join(ROOT, "build", "bench-viewclose"), 3317)
+    spec = {"name": "fork", "build": ("fork", a.preset), "switches": fork_switches()}
+    server = Server(spec, os.path.join(ROOT, "build", "bench-viewclose"), 3317, base_cnf({}))
+    if not os.path.isdir(os.path.join(server.datadir, "mysql")):
+        server.initialize()
     server.start()
     try:
         server.sql("CREATE DATABASE IF NOT EXISTS sbtest")
         server.sql("SET GLOBAL transaction_isolation = 'READ-COMMITTED'")
-        server.sql("UPDATE performance_schema.setup_instruments SET ENABLED = 'YES', TIMED = 'NO' "
-                   "WHERE NAME = '%s'" % MUTEX)
         if server.sql("SELECT COUNT(*) FROM information_schema.TABLES WHERE TABLE_SCHEMA = 'sbtest'") != "4":
+            sysbench(server, "oltp_read_write", 4, 0, "cleanup")  # a half-done prepare
             sysbench(server, "oltp_read_write", 4, 0, "prepare")
         version = server.sql("SELECT VERSION()")
         points = [(w, a.threads) for w in ("oltp_read_write", "oltp_read_only")]
-        points += [(w, int(t)) for t in a.tps_threads.split(",") for w in ("oltp_read_write", "oltp_read_only")]
+        points += [(w, int(t)) for t in a.tps_threads.split(",") for w in ("oltp_read_write", "oltp_read_only")
+                   if int(t) != a.threads]
         rows = []
         for rep in range(a.repeats):
             for workload, threads in points:
@@ -123,7 +105,8 @@ def main():
         toff, ton = stats.summarize(sel("OFF", "tps")), stats.summarize(sel("ON", "tps"))
         r = stats.ratio(sel("ON", "tps"), sel("OFF", "tps"))
         print("| %s | %d | %.3f | %.3f | %.2f | %.0f (%.0f-%.0f) | %.0f (%.0f-%.0f) | %.3f (%.3f-%.3f) |"
-              % (workload, threads, off["median"], on["median"], on["median"] / off["median"],
+              % (workload, threads, off["median"], on["median"],
+                 on["median"] / off["median"] if off["median"] else float("nan"),
                  toff["median"], toff["min"], toff["max"], ton["median"], ton["min"], ton["max"],
                  r["ratio"], r["low"], r["high"]))
 

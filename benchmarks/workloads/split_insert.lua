@@ -43,13 +43,13 @@ end
 
 function thread_init()
   con = connect()
-  done = 0
+  n_events = 0
 end
 
 function event()
   local o = sysbench.opt
-  local u = done * o.threads + sysbench.tid
-  done = done + 1
+  local u = n_events * o.threads + sysbench.tid
+  n_events = n_events + 1
   local offset = 1 + math.floor(u / o.rows)
   if offset >= o.gap then
     error("more inserts than free keys: raise --gap")
