@@ -14,7 +14,7 @@ cmd=${1:-}
 PRESET=${PRESET:-release}; check_preset "$PRESET"
 VARDIR=$(mkdir -p "${VARDIR:-$FORK_ROOT/var}" && cd "${VARDIR:-$FORK_ROOT/var}" && pwd)
 DATADIR=${DATADIR:-$VARDIR/data}
-case $DATADIR in /*) ;; *) DATADIR=$PWD/$DATADIR;; esac
+DATADIR=$(realpath -m "$DATADIR")   # as /proc/*/fd shows it
 PORT=${PORT:-3307}
 obj=$(preset_obj "$PRESET")
 cnf=$VARDIR/my.cnf sock=$VARDIR/mysqld.sock pidf=$VARDIR/mysqld.pid log=$VARDIR/mysqld.err
@@ -78,7 +78,6 @@ MSG
 }
 
 start() {
-  [ -x "$obj/bin/mysqld" ] || die "no $PRESET build in $obj: run make build PRESET=$PRESET first"
   if pid=$(running_pid); then
     info "already running (pid $pid)"; connect_help; return 0
   fi
@@ -86,12 +85,17 @@ start() {
     die "data directory $DATADIR is in use by another process (pid $pid: $(tr '\0' ' ' < /proc/$pid/cmdline | cut -c1-120)).
   Stop that server first, or choose another directory with DATADIR=..."
   fi
-  write_cnf
+  local fresh=0
   if [ ! -d "$DATADIR/mysql" ] || [ ! -e "$DATADIR/mysql.ibd" ]; then
     if [ -d "$DATADIR" ] && [ -n "$(ls -A "$DATADIR")" ]; then
       die "$DATADIR is not empty and is not a MySQL data directory: refusing to touch it.
   Choose another one with DATADIR=... or empty it yourself."
     fi
+    fresh=1
+  fi
+  [ -x "$obj/bin/mysqld" ] || die "no $PRESET build in $obj: run make build PRESET=$PRESET first"
+  write_cnf
+  if [ $fresh = 1 ]; then
     info "initializing data directory $DATADIR"
     mkdir -p "$DATADIR"
     "$obj/bin/mysqld" --defaults-file="$cnf" --initialize-insecure \
