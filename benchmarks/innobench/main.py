@@ -36,8 +36,8 @@ PROFILES = {
     # Minutes, for a small machine: every workload, both servers.
     "quick": dict(servers=["stock", "fork"],
                   workloads=["sysbench", "tpcc", "long-report", "split-insert"],
-                  threads=[1, 4, 16, 64], isolation=["RC", "RR"], time=10, warmup=3, repeats=2,
-                  tables=4, table_size=20000, warehouses=2, tpcc_threads=[4, 16], tpcc_time=30,
+                  threads=[1, 8, 64], isolation=["RC", "RR"], time=8, warmup=2, repeats=2,
+                  tables=4, table_size=20000, warehouses=2, tpcc_threads=[4, 16], tpcc_time=20,
                   long_threads=8, long_time=40, long_delay=5, long_hold=15,
                   split_rows=40000, split_threads=32, split_time=60),
     # Hours, for a NUMA server.
