@@ -23,7 +23,10 @@
 # file that defines a macro before its first #include (LOG_COMPONENT_TAG,
 # which log_builtins.h tests, LOCK_MODULE_IMPLEMENTATION, YYBISON) would
 # silently see different headers: such files, and generated ones, are
-# compiled without the precompiled header.  ccache caches these compiles only with -fpch-preprocess and
+# compiled without the precompiled header.  So are the files in
+# INNOFORK_PCH_SKIP: they include a header that has no include guard and is
+# also reached from the precompiled header (found by scanning the headers the
+# precompiled headers pull in for missing guards).  ccache caches these compiles only with -fpch-preprocess and
 # CCACHE_SLOPPINESS=pch_defines,time_macros,... (scripts/build.sh sets it).
 
 if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR OR NOT INNOFORK_PCH
@@ -34,6 +37,9 @@ set(INNOFORK_PCH_DEFERRED ON)
 
 set(INNOFORK_PCH_SQL
   [["sql/sql_class.h"]] [["sql/sql_lex.h"]] [["sql/item_func.h"]])
+
+# sql/engine_combination_tracker.h has no include guard; sql_class.h reaches it.
+set(INNOFORK_PCH_SKIP sql/engine_combination_tracker.cc)
 
 # target -> headers; targets absent from a build are skipped.
 set(INNOFORK_PCH_TARGETS sql_main sql_dd sql_gis binlog rpl_replica
@@ -55,11 +61,13 @@ set(INNOFORK_PCH_perfschema
   [["storage/perfschema/table_helper.h"]])
 
 # Sources of target that must not get the precompiled header: generated
-# ones, and those whose first preprocessor line of interest is a #define.
+# ones, those in INNOFORK_PCH_SKIP, and those whose first preprocessor line
+# of interest is a #define.
 function(innofork_pch_exclusions target out)
   get_target_property(dir ${target} SOURCE_DIR)
   get_target_property(sources ${target} SOURCES)
   set(skip)
+  list(TRANSFORM INNOFORK_PCH_SKIP PREPEND "${CMAKE_SOURCE_DIR}/" OUTPUT_VARIABLE listed)
   foreach(src ${sources})
     if(NOT src MATCHES "\\.cc$")
       continue()
@@ -67,7 +75,7 @@ function(innofork_pch_exclusions target out)
     if(NOT IS_ABSOLUTE "${src}")
       set(src "${dir}/${src}")
     endif()
-    if(NOT EXISTS "${src}")
+    if(NOT EXISTS "${src}" OR src IN_LIST listed)
       list(APPEND skip "${src}")
       continue()
     endif()
