@@ -32,21 +32,24 @@ PROFILES = {
                   threads=[1, 2], isolation=["RC"], time=2, warmup=0, repeats=1, tables=1,
                   table_size=1000, warehouses=1, tpcc_threads=[1], tpcc_time=10,
                   long_threads=2, long_time=6, long_delay=1, long_hold=2,
-                  split_rows=3000, split_threads=4, split_time=10),
+                  split_rows=3000, split_threads=4, split_time=10,
+                  buffer_pool="256M", redo="64M"),
     # Minutes, for a small machine: every workload, both servers.
     "quick": dict(servers=["stock", "fork"],
                   workloads=["sysbench", "tpcc", "long-report", "split-insert"],
                   threads=[1, 8, 64], isolation=["RC", "RR"], time=8, warmup=2, repeats=2,
                   tables=4, table_size=20000, warehouses=2, tpcc_threads=[4, 16], tpcc_time=20,
                   long_threads=8, long_time=40, long_delay=5, long_hold=15,
-                  split_rows=40000, split_threads=32, split_time=60),
+                  split_rows=40000, split_threads=32, split_time=60,
+                  buffer_pool="1G", redo="1G"),
     # Hours, for a NUMA server.
     "full": dict(servers=["stock", "fork", "ablations"],
                  workloads=["sysbench", "tpcc", "long-report", "split-insert"],
                  threads=POW2, isolation=["RC", "RR"], time=120, warmup=60, repeats=3,
                  tables=16, table_size=1000000, warehouses=100, tpcc_threads=[16, 64, 256, 1024],
                  tpcc_time=300, long_threads=64, long_time=600, long_delay=60, long_hold=240,
-                 split_rows=2000000, split_threads=32, split_time=300),
+                 split_rows=2000000, split_threads=32, split_time=300,
+                 buffer_pool="32G", redo="8G"),
 }
 
 
@@ -86,7 +89,8 @@ def arguments(argv):
     ap.add_argument("--server-nodes", type=ints, help="NUMA nodes for mysqld")
     ap.add_argument("--client-nodes", type=ints, help="NUMA nodes for the clients")
     ap.add_argument("--no-pin", action="store_true", help="no numactl pinning")
-    ap.add_argument("--buffer-pool", default="2G")
+    ap.add_argument("--buffer-pool", help="innodb_buffer_pool_size (profile's default)")
+    ap.add_argument("--redo", help="innodb_redo_log_capacity (profile's default)")
     ap.add_argument("--mysqld-opt", action="append", default=[], metavar="K=V",
                     help="extra [mysqld] option for every server")
     ap.add_argument("--perf", action="store_true", help="perf profile of each group (linux-perf)")
@@ -97,7 +101,7 @@ def arguments(argv):
     a = ap.parse_args(argv)
     p = dict(PROFILES[a.profile])
     for k in ("servers", "workloads", "threads", "tpcc_threads", "isolation", "time", "warmup",
-              "repeats", "tables", "table_size", "warehouses", "tpcc_time"):
+              "repeats", "tables", "table_size", "warehouses", "tpcc_time", "buffer_pool", "redo"):
         if getattr(a, k) is not None:
             p[k] = getattr(a, k)
     for iso in p["isolation"]:
@@ -153,7 +157,7 @@ def perf_stop(proc, path):
 def run(a, p, outdir, log_progress):
     plan = pinning(a)
     specs = server_specs(p["servers"], a.fork_build)
-    cnf = base_cnf({"buffer_pool": a.buffer_pool, "mysqld_opts": a.mysqld_opt})
+    cnf = base_cnf({"buffer_pool": p["buffer_pool"], "redo": p["redo"], "mysqld_opts": a.mysqld_opt})
     servers = [Server(s, a.workdir, a.port + i, cnf, plan["server"]) for i, s in enumerate(specs)]
     wls = workloads.make(p["workloads"])
     rawdir = os.path.join(outdir, "raw")

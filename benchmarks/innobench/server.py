@@ -61,8 +61,8 @@ def server_specs(names, fork_build="release", switches=None):
 def base_cnf(opts):
     """The [mysqld] options every server gets (benchmarks/README.md)."""
     cnf = {
-        "innodb_buffer_pool_size": opts.get("buffer_pool", "2G"),
-        "innodb_redo_log_capacity": opts.get("redo", "2G"),
+        "innodb_buffer_pool_size": opts.get("buffer_pool", "1G"),
+        "innodb_redo_log_capacity": opts.get("redo", "1G"),
         "max_connections": "4000",
         "max_prepared_stmt_count": "1000000",
         "innodb_monitor_enable": "index_page_splits",
@@ -222,12 +222,17 @@ class Server:
         assert self.proc is None
         dst = self._saved(dataset)
         shutil.rmtree(dst, ignore_errors=True)
-        shutil.copytree(self.datadir, dst, symlinks=True)
+        _copy(self.datadir, dst)
 
     def restore(self, dataset):
         assert self.proc is None
         shutil.rmtree(self.datadir, ignore_errors=True)
-        shutil.copytree(self._saved(dataset), self.datadir, symlinks=True)
+        _copy(self._saved(dataset), self.datadir)
+
+
+def _copy(src, dst):
+    """cp -a, with copy-on-write where the file system has it."""
+    subprocess.run(["cp", "-a", "--reflink=auto", src, dst], check=True)
 
 
 def _user():

@@ -38,11 +38,11 @@ class Context:
         return r.stdout
 
 
-def sysbench_argv(server, script, p, threads, seconds, *extra):
+def sysbench_argv(server, script, p, threads, seconds, *extra, command="run"):
     return ["sysbench", script, "--mysql-socket=" + server.sock, "--mysql-user=root",
             "--mysql-db=sbtest", "--tables=%d" % p["tables"], "--table-size=%d" % p["table_size"],
             "--threads=%d" % threads, "--time=%d" % seconds, "--histogram=on",
-            "--percentile=95", "--db-ps-mode=auto"] + list(extra)
+            "--percentile=95", "--db-ps-mode=auto"] + list(extra) + [command]
 
 
 def measure(ctx, server, argv, logname, parser):
@@ -76,7 +76,7 @@ class Sysbench:
         p = ctx.p
         server.sql("CREATE DATABASE IF NOT EXISTS sbtest")
         ctx.run(server, sysbench_argv(server, "oltp_read_write", p, min(p["tables"], 4), 0,
-                                      "prepare"), "prepare-sysbench.log")
+                                      command="prepare"), "prepare-sysbench.log")
 
     def groups(self, p):
         return [{"isolation": iso} for iso in p["isolation"]]
@@ -211,14 +211,14 @@ class SplitInserts:
     dataset = "split"
     script = os.path.join(BENCH, "workloads", "split_insert.lua")
 
-    def argv(self, server, p, threads, seconds, *extra):
+    def argv(self, server, p, threads, seconds, *extra, command="run"):
         return ["sysbench", self.script, "--mysql-socket=" + server.sock, "--mysql-user=root",
                 "--mysql-db=sbtest", "--rows=%d" % p["split_rows"], "--threads=%d" % threads,
-                "--time=%d" % seconds, "--histogram=on"] + list(extra)
+                "--time=%d" % seconds, "--histogram=on"] + list(extra) + [command]
 
     def prepare(self, server, ctx):
         server.sql("CREATE DATABASE IF NOT EXISTS sbtest")
-        ctx.run(server, self.argv(server, ctx.p, 1, 0, "prepare"), "prepare-split.log")
+        ctx.run(server, self.argv(server, ctx.p, 1, 0, command="prepare"), "prepare-split.log")
 
     def groups(self, p):
         return [{"isolation": "RR"}]
