@@ -74,7 +74,9 @@ tally mtr "$pass" "$fail" "$skip"
 
 # --- 4. benchmark harness smoke ---------------------------------------------
 # The harness end to end against the debug server: every workload that needs
-# no extra tool, for seconds; check_smoke.py asserts on what it wrote.
+# no extra tool, 2-10 s each (about 3 minutes in all on 2 cores, most of it
+# initializing the debug server's data directory); check_smoke.py asserts on
+# what it wrote.
 bench=$FORK_BUILD_DIR/bench-smoke
 rm -rf "$bench"
 info "benchmark harness smoke run (log: $bench.log)"
