@@ -10,7 +10,7 @@ help:
 	@echo "make run              build the release fork, start it on ./var (PORT=3307) and print how to connect"
 	@echo "make stop             stop the server started by make run"
 	@echo "make status           is it running?"
-	@echo "make test             fast tier, debug build, MTR (our suites + upstream smoke); ends 'N passed, N failed'"
+	@echo "make test             fast tier, debug build, MTR (our suites + upstream smoke), harness smoke; ends 'N passed, N failed'"
 	@echo "make fast-test        the fast tier only: patch check and unit tests, seconds, no server"
 	@echo "make build PRESET=p   build a preset: release | debug | stock (pristine 9.7.2, same options)"
 	@echo "make prepare          bring build/fork/src up to date with patches/ and our files"
