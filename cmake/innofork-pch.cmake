@@ -26,14 +26,20 @@
 # compiled without the precompiled header.  So are the files in
 # INNOFORK_PCH_SKIP: they include a header that has no include guard and is
 # also reached from the precompiled header (found by scanning the headers the
-# precompiled headers pull in for missing guards).  ccache caches these compiles only with -fpch-preprocess and
-# CCACHE_SLOPPINESS=pch_defines,time_macros,... (scripts/build.sh sets it).
+# precompiled headers pull in for missing guards).
+#
+# ccache caches these compiles only with -fpch-preprocess and
+# CCACHE_SLOPPINESS=pch_defines,time_macros,... (scripts/build.sh sets it),
+# and hits after a .gch is rebuilt only if the old one is gone first
+# (innofork-pch-launcher.sh says why).
 
 if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR OR NOT INNOFORK_PCH
    OR INNOFORK_PCH_DEFERRED)
   return()
 endif()
 set(INNOFORK_PCH_DEFERRED ON)
+set(INNOFORK_PCH_LAUNCHER
+  sh ${CMAKE_CURRENT_LIST_DIR}/innofork-pch-launcher.sh ${CMAKE_CXX_COMPILER_LAUNCHER})
 
 set(INNOFORK_PCH_SQL
   [["sql/sql_class.h"]] [["sql/sql_lex.h"]] [["sql/item_func.h"]])
@@ -94,6 +100,7 @@ function(innofork_add_pch)
     endif()
     target_precompile_headers(${target} PRIVATE ${INNOFORK_PCH_${target}})
     target_compile_options(${target} PRIVATE -fpch-preprocess)
+    set_property(TARGET ${target} PROPERTY CXX_COMPILER_LAUNCHER ${INNOFORK_PCH_LAUNCHER})
     innofork_pch_exclusions(${target} skip)
     if(skip)
       set_source_files_properties(${skip} TARGET_DIRECTORY ${target}
