@@ -234,6 +234,14 @@ def interrupt(signum, frame):
     raise KeyboardInterrupt  # SIGTERM, SIGHUP: stop the servers like Ctrl-C
 
 
+def reproduce_command(args, profile):
+    """The command line for the summary, naming the profile even when it
+    was the default (`make bench` with no BENCH)."""
+    if not any(x == "--profile" or x.startswith("--profile=") for x in args):
+        args = ["--profile", profile] + list(args)
+    return "benchmarks/run " + " ".join(shlex.quote(x) for x in args)
+
+
 def main(argv=None):
     a, p = arguments(sys.argv[1:] if argv is None else argv)
     signal.signal(signal.SIGTERM, interrupt)
@@ -241,7 +249,7 @@ def main(argv=None):
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     outdir = a.out or os.path.join(ROOT, "benchmarks", "results", "%s-%s" % (stamp, a.profile))
     os.makedirs(outdir, exist_ok=True)
-    command = "benchmarks/run " + " ".join(shlex.quote(x) for x in (argv or sys.argv[1:]))
+    command = reproduce_command(sys.argv[1:] if argv is None else argv, a.profile)
     try:
         ctx, info, names = run(a, p, outdir, log_row)
     except (RuntimeError, ValueError) as e:  # before anything was measured

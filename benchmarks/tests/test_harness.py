@@ -99,6 +99,13 @@ class OptionsTest(unittest.TestCase):
         self.assertEqual(p["threads"], [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])
         self.assertIn("ablations", p["servers"])
 
+    def test_reproduce_command_names_profile(self):
+        self.assertEqual(main.reproduce_command([], "quick"), "benchmarks/run --profile quick")
+        self.assertEqual(main.reproduce_command(["--threads", "1,8"], "full"),
+                         "benchmarks/run --profile full --threads 1,8")
+        self.assertEqual(main.reproduce_command(["--profile=smoke", "--out", "a b"], "smoke"),
+                         "benchmarks/run --profile=smoke --out 'a b'")
+
     def test_bad_options(self):
         for bad in (["--isolation", "SERIALIZABLE"], ["--repeats", "0"], ["--profile", "x"]):
             err = io.StringIO()
