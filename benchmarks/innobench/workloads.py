@@ -117,10 +117,13 @@ class Tpcc:
         # makes the check a lookup.  Every server gets it, Payment maintains
         # it (an extra secondary index insert per history row).
         server.sql("ALTER TABLE tpcc.history ADD INDEX idx_h_customer (h_c_w_id, h_c_d_id, h_c_id)")
-        check = ctx.run(server, self.argv(server, ctx.p, "check", "-T", "1"), "prepare-tpcc-check.log")
-        verdict = parse.gotpc_check(check)
+        verdict = self.check(server, ctx, "prepare-tpcc-check.log")
         if verdict != "ok":
             raise RuntimeError("%s: go-tpc check after prepare: %s" % (server.name, verdict))
+
+    def check(self, server, ctx, logname):
+        """go-tpc's consistency checks: 'ok' or 'FAILED: ...'."""
+        return parse.gotpc_check(ctx.run(server, self.argv(server, ctx.p, "check", "-T", "1"), logname))
 
     def groups(self, p):
         return [{"isolation": iso} for iso in p["isolation"]]
@@ -136,11 +139,10 @@ class Tpcc:
                           self.argv(server, p, "run", "-T", str(threads), "--time",
                                     "%ds" % p["tpcc_time"], "--ignore-error", "--silence"),
                           "tpcc-%s-%d-r%d.log" % (iso, threads, rep), tpcc_row)
-            check = ctx.run(server, self.argv(server, p, "check", "-T", "1"),
-                            "tpcc-check-%s-%d-r%d.log" % (iso, threads, rep))
+            check = self.check(server, ctx, "tpcc-check-%s-%d-r%d.log" % (iso, threads, rep))
             row.update(workload="tpcc", isolation=iso, threads=threads)
             if row.get("check") is None:
-                row["check"] = parse.gotpc_check(check)
+                row["check"] = check
             yield row
 
 
