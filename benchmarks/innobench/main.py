@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 
-from . import numa, report, workloads
+from . import numa, optimizer, report, workloads
 from .server import ROOT, Server, base_cnf, server_specs
 
 POW2 = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
@@ -204,7 +204,7 @@ def run(a, p, outdir, log_progress):
                                 perf = perf_start(s, path)
                             try:
                                 for row in w.run_group(s, ctx, g, rep):
-                                    row.update(rep=rep, server=s.name, order=pos)
+                                    row.update(rep=rep, server=s.name, order=pos, dataset=ds)
                                     ctx.rows.append(row)
                                     log_progress(progress, row)
                             finally:
@@ -257,11 +257,14 @@ def main(argv=None):
     info["command"] = command
     report.write_csv(os.path.join(outdir, "results.csv"), ctx.rows)
     report.write_timeline(os.path.join(outdir, "timeline.csv"), ctx.timelines)
+    report.write_table_stats(os.path.join(outdir, "tablestats.csv"), ctx.table_stats)
+    report.write_plans(os.path.join(outdir, "explain.csv"), ctx.plans)
     info["plots"] = report.plot(outdir, ctx.rows, ctx.timelines, names) if ctx.rows else []
-    lines = report.write_summary(outdir, ctx.rows, ctx.timelines, names, info)
+    lines = report.write_summary(outdir, ctx.rows, ctx.timelines, names, info,
+                                 ctx.table_stats, ctx.plans)
     print("\n".join(lines))
     print("\nresults: %s" % outdir, file=sys.stderr)
-    failed = report.checks(ctx.rows)
+    failed = report.checks(ctx.rows) + optimizer.failures(ctx.table_stats, ctx.plans, names)
     if info.get("error"):
         print("benchmarks/run: %s" % info["error"], file=sys.stderr)
         return 1

@@ -1,14 +1,24 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
 """What is measured around each point besides the workload's own output:
 CPU use of server and clients, performance_schema waits on InnoDB latches,
-and a once-a-second sampler (history list length) for timelines."""
+handler and page reads per transaction, and a once-a-second sampler
+(history list length) for timelines."""
 import os
 import threading
 import time
 
+from .server import status
+
 TRX_SYS_MUTEX = "wait/synch/mutex/innodb/trx_sys_mutex"
 INDEX_LOCK = "wait/synch/sxlock/innodb/index_tree_rw_lock"
 TOP_WAITS = 5
+# Rows read through the handler (every access path) and InnoDB's logical
+# page reads: per transaction they show a plan difference between servers
+# that would otherwise only show up as throughput.
+HANDLER_READS = ("Handler_read_first", "Handler_read_key", "Handler_read_last",
+                 "Handler_read_next", "Handler_read_prev", "Handler_read_rnd",
+                 "Handler_read_rnd_next")
+PAGE_READS = "Innodb_buffer_pool_read_requests"
 
 
 def _ticks():
@@ -65,6 +75,22 @@ def read_waits(server):
             out["top_waits"].append("%s:%d:%.1fms" % (name.rsplit("/", 1)[1], int(count), ms))
     out["top_waits"] = " ".join(out["top_waits"])
     return out
+
+
+def read_counters(server):
+    return status(server, HANDLER_READS + (PAGE_READS,))
+
+
+def reads_per_transaction(before, after, transactions):
+    """Handler reads and page reads per transaction between two
+    read_counters() (everything the server read meanwhile, the harness's
+    own few queries included)."""
+    if not transactions:
+        return {"handler_reads_per_txn": None, "page_reads_per_txn": None}
+    handler = sum(after.get(n, 0) - before.get(n, 0) for n in HANDLER_READS)
+    pages = after.get(PAGE_READS, 0) - before.get(PAGE_READS, 0)
+    return {"handler_reads_per_txn": handler / transactions,
+            "page_reads_per_txn": pages / transactions}
 
 
 def history_length(server):

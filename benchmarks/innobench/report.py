@@ -1,23 +1,43 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
-"""Results directory: results.csv, timeline.csv, plots/*.png, summary.md."""
+"""Results directory: results.csv, timeline.csv, tablestats.csv,
+explain.csv, plots/*.png, summary.md."""
 import csv
 import os
 import platform
 
-from . import stats
+from . import optimizer, stats
 
-FIELDS = ["rep", "order", "server", "workload", "isolation", "threads", "throughput", "unit",
-          "qps", "lat_avg_ms", "p95_ms", "p99_ms", "errors_per_s", "transactions",
+FIELDS = ["rep", "order", "server", "workload", "dataset", "isolation", "threads", "throughput",
+          "unit", "qps", "lat_avg_ms", "p95_ms", "p99_ms", "errors_per_s", "transactions",
+          "handler_reads_per_txn", "page_reads_per_txn",
           "cpu_server", "cpu_clients", "trx_sys_mutex_count", "trx_sys_mutex_ms",
           "index_lock_count", "index_lock_ms", "top_waits", "report_s", "hll_max",
           "page_splits", "splits_per_insert", "check"]
+TABLE_STATS_FIELDS = ["server", "dataset", "table", "index", "stat", "value"]
+PLAN_FIELDS = ["server", "dataset", "transaction", "statement"] + list(optimizer.EXPLAIN_COLUMNS)
+
+
+def _write_dicts(path, fields, rows):
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        w.writeheader()
+        w.writerows(rows)
 
 
 def write_csv(path, rows):
-    with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=FIELDS, extrasaction="ignore")
-        w.writeheader()
-        w.writerows(rows)
+    _write_dicts(path, FIELDS, rows)
+
+
+def write_table_stats(path, table_stats):
+    """tablestats.csv: every recorded statistic of every server and data set."""
+    _write_dicts(path, TABLE_STATS_FIELDS, optimizer.to_csv_rows(table_stats))
+
+
+def write_plans(path, plans):
+    """explain.csv: every EXPLAIN step of every server and data set."""
+    _write_dicts(path, PLAN_FIELDS, [dict(step, server=server, dataset=dataset)
+                                     for (server, dataset), steps in plans.items()
+                                     for step in steps])
 
 
 def read_csv(path):
@@ -50,10 +70,12 @@ def _vals(rows, field):
     return [float(r[field]) for r in rows if r.get(field) not in (None, "")]
 
 
-def summary_table(rows, servers, baseline="stock"):
+def summary_table(rows, servers, baseline="stock", refused=None):
     """Markdown lines: per point, each server's median throughput with its
     spread, P95, and the ratio to the baseline with the range the
-    repetitions allow."""
+    repetitions allow.  No ratio for a server and data set in refused
+    ({(dataset, server): reasons}, optimizer.problems): an error instead."""
+    refused = refused or {}
     others = [s for s in servers if s != baseline] if baseline in servers else []
     head = ["workload", "iso", "threads"]
     for s in servers:
@@ -61,7 +83,8 @@ def summary_table(rows, servers, baseline="stock"):
     head += ["%s/%s (range)" % (s, baseline) for s in others]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for (workload, iso, threads), by_server in points(rows).items():
-        unit = next(iter(by_server.values()))[0]["unit"]
+        first = next(iter(by_server.values()))[0]
+        unit, dataset = first["unit"], first.get("dataset")
         cells = [workload, iso, str(threads)]
         for s in servers:
             tp = _vals(by_server.get(s, []), "throughput")
@@ -74,7 +97,9 @@ def summary_table(rows, servers, baseline="stock"):
             cells.append("%.2f" % stats.summarize(p95)["median"] if p95 else "-")
         for s in others:
             f, b = _vals(by_server.get(s, []), "throughput"), _vals(by_server.get(baseline, []), "throughput")
-            if f and b and min(b) > 0:
+            if (dataset, s) in refused:
+                cells.append("**not compared** (statistics or plans differ)")
+            elif f and b and min(b) > 0:
                 r = stats.ratio(f, b)
                 cells.append("**%.3f** (%.3f-%.3f)" % (r["ratio"], r["low"], r["high"]))
             else:
@@ -186,9 +211,91 @@ def long_report_lines(timelines):
     return lines
 
 
-def write_summary(outdir, rows, timelines, servers, info):
+def _table_cell(rec, table):
+    """n_rows / COUNT(*) and pages (clustered + secondary) of one table."""
+    if rec is None:
+        return "-"
+    n_rows, count, clustered, other = (rec.get((table, "", k), "-") for k in (
+        "n_rows", "count", "clustered_index_size", "sum_of_other_index_sizes"))
+    pages = clustered + other if isinstance(clustered, int) and isinstance(other, int) else "-"
+    return "%s / %s rows, %s pages" % (n_rows, count, pages)
+
+
+def statistics_lines(table_stats, plans, servers, baseline="stock"):
+    """The summary's statistics section: how they were made, the tolerance,
+    per data set and table each server's n_rows against the real row count,
+    and as errors every server not compared (statistics or plans differ
+    from the reference server's) and every table whose statistics do not
+    describe its rows."""
+    if not table_stats:
+        return []
+    ref = optimizer.reference(servers, baseline)
+    rel_rows, rel_pages, slack = (optimizer.ROW_TOLERANCE[0] * 100, optimizer.PAGE_TOLERANCE[0] * 100,
+                                  optimizer.PAGE_TOLERANCE[1])
+    lines = ["", "## Optimizer statistics", "",
+             "After each prepare, before the copy was saved, ANALYZE TABLE read every leaf page of"
+             " every index of every table (settings below); nothing recalculated them afterwards."
+             " Servers are compared only if their statistics agree with %s's: row statistics"
+             " (n_rows, n_diff_pfx*, COUNT(*)) within %.0f %%, page counts (size, n_leaf_pages,"
+             " clustered_index_size, sum_of_other_index_sizes) within %.0f %% or %d pages, settings"
+             " and table options equal; and their EXPLAIN plans match. Every value per index:"
+             " `tablestats.csv`; the plans: `explain.csv`." % (ref, rel_rows, rel_pages, slack), ""]
+    datasets = list(dict.fromkeys(d for _, d in table_stats))
+    head = ["data set", "table"] + servers
+    lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for d in datasets:
+        recs = {s: table_stats.get((s, d)) for s in servers}
+        tables = sorted({t for r in recs.values() if r for t, _, st in r if st == "count"})
+        for t in tables:
+            lines.append("| %s | %s | %s |" % (d, t, " | ".join(_table_cell(recs[s], t) for s in servers)))
+    server, rec = next(((s, r) for (s, _), r in table_stats.items() if s == ref),
+                       next((s, r) for (s, _), r in table_stats.items()))
+    lines += ["", "Settings (%s): %s." % (server, ", ".join(
+        "%s=%s" % (k[2], v) for k, v in sorted(rec.items()) if k[0] == ""))]
+    for (server, dataset), steps in plans.items():
+        if server == ref:
+            lines.append("EXPLAIN of %d %s statements after ANALYZE (explain.csv)." % (
+                len(optimizer.plan_shapes(steps)), dataset))
+    refused = optimizer.problems(table_stats, plans, servers, baseline)
+    for (dataset, server), msgs in refused.items():
+        lines += ["", "**Error: %s is not compared with %s on %s** (no ratio):" % (server, ref, dataset),
+                  ""] + ["- " + m for m in msgs]
+    for (server, dataset), rec in table_stats.items():
+        bad = optimizer.undescribed(rec)
+        if bad:
+            lines += ["", "**Error: %s's statistics of %s do not describe the data**"
+                      " (ANALYZE did not run, or sampled):" % (server, dataset), ""]
+            lines += ["- " + m for m in bad]
+    if len(servers) > 1 and not refused:
+        lines += ["", "Statistics and plans agree between all servers."]
+    return lines
+
+
+def reads_lines(rows, servers, workload="tpcc"):
+    """Per point and server the median handler reads (Handler_read_*) and
+    page reads (buffer pool read requests) per transaction: a plan
+    difference shows up here, not only in the throughput."""
+    head = ["iso", "threads"]
+    for s in servers:
+        head += ["%s handler reads/txn" % s, "%s page reads/txn" % s]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for (w, iso, threads), by_server in points(rows).items():
+        if w != workload:
+            continue
+        cells = [iso, str(threads)]
+        for s in servers:
+            for field in ("handler_reads_per_txn", "page_reads_per_txn"):
+                v = _vals(by_server.get(s, []), field)
+                cells.append("%.0f" % stats.summarize(v)["median"] if v else "-")
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines
+
+
+def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plans=None):
     """summary.md: machine, pinning, command, versions, the ratio table,
-    the long report, splits and the correctness checks."""
+    the optimizer statistics, the long report, splits, TPC-C reads and the
+    correctness checks."""
+    table_stats, plans = table_stats or {}, plans or {}
     m = info["machine"]
     lines = ["# Benchmark summary: %s profile" % info["profile"], "",
              "- machine: %s (%s), %d cores, %d NUMA node(s), kernel %s, %.0f GiB"
@@ -204,7 +311,8 @@ def write_summary(outdir, rows, timelines, servers, info):
         lines.append("- **stopped by an error**: %s (partial results)" % info["error"])
     lines += ["", "Throughput is the median over repetitions; spread = (max-min)/median;"
               " the ratio range is worst/best to best/worst.", ""]
-    lines += summary_table(rows, servers)
+    lines += summary_table(rows, servers, refused=optimizer.problems(table_stats, plans, servers))
+    lines += statistics_lines(table_stats, plans, servers)
     splits = [r for r in rows if r["workload"] == "split-insert"]
     if splits:
         lines += ["", "## Split-heavy inserts", "",
@@ -220,7 +328,9 @@ def write_summary(outdir, rows, timelines, servers, info):
     if tpcc:
         lines += ["", "go-tpc check after every TPC-C run: %d of %d passed."
                   % (sum(r["check"] == "ok" for r in tpcc), len(tpcc))]
-    bad = checks(rows)
+        lines += ["", "TPC-C reads per transaction (all five types), median over repetitions:",
+                  ""] + reads_lines(rows, servers)
+    bad = checks(rows) + optimizer.failures(table_stats, plans, servers)
     lines += ["", "## Correctness checks", ""] + (bad or ["All checks passed."])
     if info.get("plots"):
         lines += ["", "## Plots", ""] + ["![%s](plots/%s)" % (p, p) for p in info["plots"]]

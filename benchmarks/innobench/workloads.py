@@ -1,14 +1,14 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
 """The workloads: sysbench OLTP, TPC-C (go-tpc), the long report and the
-split-heavy inserts.  Each has a data set (prepared once per server, saved,
-and restored before each measured group) and groups of points; a group runs
-on a freshly restored, restarted and warmed-up server."""
+split-heavy inserts.  Each has a data set (prepared once per server,
+ANALYZEd, saved, and restored before each measured group) and groups of
+points; a group runs on a freshly restored, restarted and warmed-up server."""
 import os
 import subprocess
 import threading
 import time
 
-from . import metrics, parse
+from . import metrics, optimizer, parse
 from .server import BUILD, ROOT
 
 BENCH = os.path.join(ROOT, "benchmarks")
@@ -18,11 +18,14 @@ ISOLATION = {"RC": "READ-COMMITTED", "RR": "REPEATABLE-READ"}
 
 class Context:
     """What a workload needs from the run: parameters, the client pinning
-    prefix, where raw logs go, and where result rows go."""
+    prefix, where raw logs go, and where result rows go.  table_stats and
+    plans hold, per (server, data set), what optimizer.record and
+    optimizer.explain found after the prepare."""
 
     def __init__(self, p, client_prefix, rawdir, log):
         self.p, self.client_prefix, self.rawdir, self.log = p, list(client_prefix), rawdir, log
         self.rows, self.timelines = [], []
+        self.table_stats, self.plans = {}, {}
 
     def run(self, server, argv, logname, timeout=None):
         """Run a client command pinned to the client CPUs; keep its output."""
@@ -46,12 +49,16 @@ def sysbench_argv(server, script, p, threads, seconds, *extra, command="run"):
 
 
 def measure(ctx, server, argv, logname, parser):
-    """One point: latch waits reset, CPU metered, client run, output parsed."""
+    """One point: latch waits reset, CPU metered, client run, output parsed,
+    reads per transaction (of every type, where the parser counts them)."""
     metrics.reset_waits(server)
+    reads = metrics.read_counters(server)
     cpu = metrics.CpuMeter(server.pid)
     out = ctx.run(server, argv, logname)
     row = parser(out)
     row.update(cpu.stop())
+    row.update(metrics.reads_per_transaction(reads, metrics.read_counters(server),
+                                             row.get("all_transactions", row.get("transactions"))))
     row.update(metrics.read_waits(server))
     return row
 
@@ -65,14 +72,40 @@ def sysbench_row(out):
             "transactions": r["transactions"]}
 
 
-class Sysbench:
+class Workload:
+    """A data set, prepared once per server (prepare), and groups of points
+    (groups, run_group).  A workload loads its data set (load), may check it
+    (check_loaded) and may name statements whose plans are recorded
+    (statements: (transaction, SQL) run in database)."""
+    statements = ()
+    database = None
+
+    def prepare(self, server, ctx):
+        """Load the data set into a fresh server and make it ready to save:
+        ANALYZE every table, so that the statistics describe the loaded rows
+        and are the same on every server that loaded them, record them and
+        the plans of the workload's statements, then check the data (after
+        ANALYZE: the check's queries need the statistics too)."""
+        self.load(server, ctx)
+        optimizer.analyze(server)
+        key = (server.name, self.dataset)
+        ctx.table_stats[key] = optimizer.record(server)
+        if self.statements:
+            ctx.plans[key] = optimizer.explain(server, self.statements, self.database)
+        self.check_loaded(server, ctx)
+
+    def check_loaded(self, server, ctx):
+        """Nothing to check unless the workload says so."""
+
+
+class Sysbench(Workload):
     """sysbench 1.0 OLTP workloads at each isolation level over a thread ladder."""
     dataset = "sysbench"
 
     def __init__(self, script):
         self.name = script
 
-    def prepare(self, server, ctx):
+    def load(self, server, ctx):
         p = ctx.p
         server.sql("CREATE DATABASE IF NOT EXISTS sbtest")
         ctx.run(server, sysbench_argv(server, "oltp_read_write", p, min(p["tables"], 4), 0,
@@ -95,19 +128,86 @@ class Sysbench:
             yield row
 
 
-class Tpcc:
+def _delivery_orders(columns):
+    """go-tpc's DELIVERY handles the oldest new order of each of the 10
+    districts in one statement: (w, d, o) IN ((1, 1, 2101), ..., (1, 10, 2101))."""
+    return "(%s) IN (%s)" % (columns, ", ".join("(1, %d, 2101)" % d for d in range(1, 11)))
+
+
+# The statements go-tpc sends (pingcap/go-tpc tpcc/new_order.go, payment.go,
+# order_status.go, delivery.go, stock_level.go), with values that exist
+# right after the load in every warehouse: warehouse 1, district 1,
+# customer 1 (last name BARBARBAR, TPC-C's name for customer number 0),
+# item 1, order 1 (order_line), new orders 2101-3000, next order id 3001.
+# The INSERTs are left out: they have no plan.  NEW_ORDER and PAYMENT are
+# 88 % of the mix; ORDER_STATUS, DELIVERY and STOCK_LEVEL are where the
+# statistics choose between indexes and join orders.
+TPCC_STATEMENTS = (
+    ("NEW_ORDER", "SELECT c_discount, c_last, c_credit, w_tax FROM customer, warehouse"
+                  " WHERE w_id = 1 AND c_w_id = w_id AND c_d_id = 1 AND c_id = 1"),
+    ("NEW_ORDER", "SELECT d_next_o_id, d_tax FROM district WHERE d_id = 1 AND d_w_id = 1 FOR UPDATE"),
+    ("NEW_ORDER", "UPDATE district SET d_next_o_id = 3001 + 1 WHERE d_id = 1 AND d_w_id = 1"),
+    ("NEW_ORDER", "SELECT i_price, i_name, i_data FROM item WHERE i_id = 1"),
+    ("NEW_ORDER", "SELECT s_quantity, s_data, s_dist_01 s_dist FROM stock"
+                  " WHERE s_i_id = 1 AND s_w_id = 1 FOR UPDATE"),
+    ("NEW_ORDER", "UPDATE stock SET s_quantity = 50, s_ytd = s_ytd + 5, s_order_cnt = s_order_cnt + 1,"
+                  " s_remote_cnt = s_remote_cnt + 0 WHERE s_i_id = 1 AND s_w_id = 1"),
+    ("PAYMENT", "UPDATE warehouse SET w_ytd = w_ytd + 10.00 WHERE w_id = 1"),
+    ("PAYMENT", "SELECT w_street_1, w_street_2, w_city, w_state, w_zip, w_name FROM warehouse"
+                " WHERE w_id = 1"),
+    ("PAYMENT", "UPDATE district SET d_ytd = d_ytd + 10.00 WHERE d_w_id = 1 AND d_id = 1"),
+    ("PAYMENT", "SELECT d_street_1, d_street_2, d_city, d_state, d_zip, d_name FROM district"
+                " WHERE d_w_id = 1 AND d_id = 1"),
+    ("PAYMENT", "SELECT count(c_id) namecnt FROM customer"
+                " WHERE c_w_id = 1 AND c_d_id = 1 AND c_last = 'BARBARBAR'"),
+    ("PAYMENT", "SELECT c_id FROM customer WHERE c_w_id = 1 AND c_d_id = 1 AND c_last = 'BARBARBAR'"
+                " ORDER BY c_first"),
+    ("PAYMENT", "SELECT c_first, c_middle, c_last, c_street_1, c_street_2, c_city, c_state, c_zip,"
+                " c_phone, c_credit, c_credit_lim, c_discount, c_balance, c_since FROM customer"
+                " WHERE c_w_id = 1 AND c_d_id = 1 AND c_id = 1 FOR UPDATE"),
+    ("PAYMENT", "SELECT c_data FROM customer WHERE c_w_id = 1 AND c_d_id = 1 AND c_id = 1"),
+    ("PAYMENT", "UPDATE customer SET c_balance = c_balance - 10.00, c_ytd_payment = c_ytd_payment"
+                " + 10.00, c_payment_cnt = c_payment_cnt + 1 WHERE c_w_id = 1 AND c_d_id = 1"
+                " AND c_id = 1"),
+    ("ORDER_STATUS", "SELECT c_balance, c_first, c_middle, c_id FROM customer"
+                     " WHERE c_w_id = 1 AND c_d_id = 1 AND c_last = 'BARBARBAR' ORDER BY c_first"),
+    ("ORDER_STATUS", "SELECT o_id, o_carrier_id, o_entry_d FROM orders"
+                     " WHERE o_w_id = 1 AND o_d_id = 1 AND o_c_id = 1 ORDER BY o_id DESC LIMIT 1"),
+    ("ORDER_STATUS", "SELECT ol_i_id, ol_supply_w_id, ol_quantity, ol_amount, ol_delivery_d"
+                     " FROM order_line WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id = 1"),
+    ("DELIVERY", "SELECT no_o_id FROM new_order WHERE no_w_id = 1 AND no_d_id = 1"
+                 " ORDER BY no_o_id ASC LIMIT 1 FOR UPDATE"),
+    ("DELIVERY", "DELETE FROM new_order WHERE " + _delivery_orders("no_w_id, no_d_id, no_o_id")),
+    ("DELIVERY", "UPDATE orders SET o_carrier_id = 1 WHERE " + _delivery_orders("o_w_id, o_d_id, o_id")),
+    ("DELIVERY", "SELECT o_d_id, o_c_id FROM orders WHERE " + _delivery_orders("o_w_id, o_d_id, o_id")),
+    ("DELIVERY", "UPDATE order_line SET ol_delivery_d = '2026-01-01 00:00:00' WHERE "
+                 + _delivery_orders("ol_w_id, ol_d_id, ol_o_id")),
+    ("DELIVERY", "SELECT ol_d_id, SUM(ol_amount) FROM order_line WHERE "
+                 + _delivery_orders("ol_w_id, ol_d_id, ol_o_id") + " GROUP BY ol_d_id"),
+    ("DELIVERY", "UPDATE customer SET c_balance = c_balance + 10.00, c_delivery_cnt = c_delivery_cnt + 1"
+                 " WHERE c_w_id = 1 AND c_d_id = 1 AND c_id = 1"),
+    ("STOCK_LEVEL", "SELECT d_next_o_id FROM district WHERE d_w_id = 1 AND d_id = 1"),
+    ("STOCK_LEVEL", "SELECT COUNT(DISTINCT (s_i_id)) stock_count FROM order_line, stock"
+                    " WHERE ol_w_id = 1 AND ol_d_id = 1 AND ol_o_id < 3001 AND ol_o_id >= 3001 - 20"
+                    " AND s_w_id = 1 AND s_i_id = ol_i_id AND s_quantity < 15"),
+)
+
+
+class Tpcc(Workload):
     """TPC-C with go-tpc: prepare once, then run and check at each point."""
     name = "tpcc"
     dataset = "tpcc"
+    database = "tpcc"
+    statements = TPCC_STATEMENTS
 
     def argv(self, server, p, *args):
         return [GO_TPC, "tpcc", "-H", "127.0.0.1", "-P", str(server.port), "-U", "root",
-                "-D", "tpcc", "--warehouses", str(p["warehouses"])] + list(args)
+                "-D", self.database, "--warehouses", str(p["warehouses"])] + list(args)
 
-    def prepare(self, server, ctx):
+    def load(self, server, ctx):
         if not os.access(GO_TPC, os.X_OK):
             raise RuntimeError("no %s: run benchmarks/tools/build-go-tpc.sh" % GO_TPC)
-        server.sql("CREATE DATABASE IF NOT EXISTS tpcc")
+        server.sql("CREATE DATABASE IF NOT EXISTS " + self.database)
         ctx.run(server, self.argv(server, ctx.p, "prepare", "--no-check",
                                   "-T", str(min(4, ctx.p["warehouses"]))), "prepare-tpcc.log")
         # go-tpc's consistency condition 3.3.2.10 sums each customer's
@@ -117,6 +217,8 @@ class Tpcc:
         # makes the check a lookup.  Every server gets it, Payment maintains
         # it (an extra secondary index insert per history row).
         server.sql("ALTER TABLE tpcc.history ADD INDEX idx_h_customer (h_c_w_id, h_c_d_id, h_c_id)")
+
+    def check_loaded(self, server, ctx):
         verdict = self.check(server, ctx, "prepare-tpcc-check.log")
         if verdict != "ok":
             raise RuntimeError("%s: go-tpc check after prepare: %s" % (server.name, verdict))
@@ -156,16 +258,18 @@ def tpcc_row(out):
     return {"throughput": r["tpmC"], "unit": "tpmC", "lat_avg_ms": new_order.get("avg_ms"),
             "p95_ms": new_order.get("p95_ms"), "p99_ms": new_order.get("p99_ms"),
             "transactions": new_order.get("count"),
+            "all_transactions": sum(op["count"] or 0 for name, op in r["ops"].items()
+                                    if not name.endswith("_ERR")),
             "errors_per_s": errors / new_order["takes_s"] if new_order.get("takes_s") else None}
 
 
-class LongReport:
+class LongReport(Workload):
     """Hot-row updates (pareto) while one connection holds a consistent
     snapshot and then scans the whole table: per-second TPS, the report's
     duration and the history list length over time."""
     name = "long-report"
     dataset = "sysbench"
-    prepare = Sysbench.prepare
+    load = Sysbench.load
 
     def groups(self, p):
         return [{"isolation": "RR"}]
@@ -217,7 +321,7 @@ class LongReport:
         yield row
 
 
-class SplitInserts:
+class SplitInserts(Workload):
     """Inserts between nearly full leaf pages from many threads: nearly every
     insert splits a leaf.  Checks the table and the row count afterwards."""
     name = "split-insert"
@@ -229,7 +333,7 @@ class SplitInserts:
                 "--mysql-db=sbtest", "--rows=%d" % p["split_rows"], "--threads=%d" % threads,
                 "--time=%d" % seconds, "--histogram=on"] + list(extra) + [command]
 
-    def prepare(self, server, ctx):
+    def load(self, server, ctx):
         server.sql("CREATE DATABASE IF NOT EXISTS sbtest")
         ctx.run(server, self.argv(server, ctx.p, 1, 0, command="prepare"), "prepare-split.log")
 

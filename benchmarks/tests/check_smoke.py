@@ -2,13 +2,42 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
 """Assertions on the results directory of `benchmarks/run --profile smoke`
 (called by the test command): every workload measured with a throughput,
-latency and CPU figure, the correctness checks passed, and the CSV, plots
-and summary written."""
+latency and CPU figure, the correctness checks passed, ANALYZE ran after
+each prepare, and the CSV, plots and summary written."""
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from innobench import main, report  # noqa: E402
+from innobench import main, optimizer, report, server  # noqa: E402
+
+
+def check_statistics(outdir):
+    """ANALYZE ran after each prepare, with the harness's settings: every
+    table of each smoke data set has statistics, its real row count is what
+    the profile loaded, and n_rows is that count within the tolerance (with
+    the background recalculation off, an unanalyzed table has n_rows 0)."""
+    p = main.PROFILES["smoke"]
+    cnf = server.base_cnf({})
+    loaded = {"sysbench": {"sbtest.sbtest%d" % i: p["table_size"] for i in range(1, p["tables"] + 1)},
+              "split": {"sbtest.split_t": p["split_rows"]}}
+    recs = optimizer.from_csv_rows(report.read_csv(os.path.join(outdir, "tablestats.csv")))
+    errors = []
+    for name in p["servers"]:
+        for dataset, tables in loaded.items():
+            rec = recs.get((name, dataset))
+            if rec is None:
+                errors.append("tablestats.csv has no statistics of %s %s" % (name, dataset))
+                continue
+            for table, rows in tables.items():
+                if rec.get((table, "", "count")) != rows:
+                    errors.append("%s %s: %s has %s rows, the profile loads %d"
+                                  % (name, dataset, table, rec.get((table, "", "count")), rows))
+            errors += ["%s %s: %s" % (name, dataset, m) for m in optimizer.undescribed(rec)]
+            for k in ("innodb_stats_auto_recalc", "innodb_stats_persistent_sample_pages"):
+                if str(rec.get(("", "", k))) != cnf[k]:
+                    errors.append("%s %s: %s=%s, the harness sets %s"
+                                  % (name, dataset, k, rec.get(("", "", k)), cnf[k]))
+    return errors
 
 
 def check(outdir):
@@ -36,6 +65,7 @@ def check(outdir):
         if r["workload"] == "long-report" and not float(r["report_s"] or 0) > 0:
             errors.append("%s: the report's duration is missing" % where)
     errors += report.checks(rows)
+    errors += check_statistics(outdir)
     timeline = report.read_csv(os.path.join(outdir, "timeline.csv"))
     if not any(t["series"] == "hll" for t in timeline):
         errors.append("timeline.csv has no history list length samples")
@@ -45,7 +75,8 @@ def check(outdir):
                 errors.append("%s is not a PNG" % png)
     summary = open(os.path.join(outdir, "summary.md")).read()
     for needle in ("| oltp_read_write | RC | 2 |", "reproduce: `benchmarks/run --profile smoke",
-                   "All checks passed.", "## Split-heavy inserts", "## Long report"):
+                   "All checks passed.", "## Split-heavy inserts", "## Long report",
+                   "## Optimizer statistics"):
         if needle not in summary:
             errors.append("summary.md lacks %r" % needle)
     return errors
