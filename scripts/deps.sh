@@ -9,7 +9,8 @@ PKGS=(build-essential cmake ninja-build ccache bison pkgconf dpkg-dev
       libssl-dev libncurses-dev libaio-dev libnuma-dev libzstd-dev liblz4-dev
       zlib1g-dev libicu-dev libprotobuf-dev protobuf-compiler libprotoc-dev
       libtirpc-dev rpcsvc-proto numactl sysbench libgtest-dev
-      perl libjson-perl libdigest-sha-perl xz-utils rsync python3-matplotlib)
+      perl libjson-perl libdigest-sha-perl xz-utils rsync python3-matplotlib
+      python3-pymysql)
 
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo

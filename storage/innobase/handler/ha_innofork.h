@@ -21,6 +21,7 @@ for more details.
 #ifndef ha_innofork_h
 #define ha_innofork_h
 
+#include "btr0blink.h"
 #include "read0close.h"
 #include "trx0hybrid.h"
 
@@ -39,21 +40,89 @@ static MYSQL_SYSVAR_BOOL(
     "anyway (innofork). OFF closes it under the mutex, as stock InnoDB does.",
     nullptr, nullptr, false);
 
+static MYSQL_SYSVAR_BOOL(
+    btree_blink, srv_btree_blink, PLUGIN_VAR_OPCMDARG,
+    "Create new index trees in the B-link format (innofork): indexes of "
+    "tables created or rebuilt while ON get high keys and right links "
+    "(btr/README.blink.md). Existing indexes keep their format; rebuild a "
+    "table with this OFF to go back to the stock format.",
+    nullptr, nullptr, false);
+
 #ifdef UNIV_DEBUG
+/** Runs the B-link validator on every B-link index in the dictionary cache
+when innodb_btree_blink_validate_debug is set; the SET fails, with the first
+violation as a warning, if one is found. */
+static int blink_validate_debug_check(THD *thd, SYS_VAR *, void *save,
+                                      struct st_mysql_value *value) {
+  long long on = 0;
+  if (value->value_type(value) == MYSQL_VALUE_TYPE_STRING) {
+    char buf[8];
+    int len = sizeof(buf);
+    const char *str = value->val_str(value, buf, &len);
+    if (str == nullptr) {
+      return 1;
+    }
+    if (!my_strcasecmp(system_charset_info, str, "ON") ||
+        !my_strcasecmp(system_charset_info, str, "TRUE") ||
+        !strcmp(str, "1")) {
+      on = 1;
+    } else if (my_strcasecmp(system_charset_info, str, "OFF") &&
+               my_strcasecmp(system_charset_info, str, "FALSE") &&
+               strcmp(str, "0")) {
+      return 1;
+    }
+  } else {
+    value->val_int(value, &on);
+  }
+  *static_cast<bool *>(save) = on != 0;
+  if (on == 0) {
+    return 0;
+  }
+  std::string msg;
+  if (btr_blink_validate_all(&msg) == 0) {
+    return 0;
+  }
+  push_warning_printf(thd, Sql_condition::SL_WARNING, ER_NOT_KEYFILE,
+                      "InnoDB: %s", msg.c_str());
+  return 1;
+}
+
+static MYSQL_SYSVAR_BOOL(
+    btree_blink_validate_debug, srv_btree_blink_validate_debug,
+    PLUGIN_VAR_OPCMDARG | PLUGIN_VAR_NOPERSIST,
+    "Debug: SET it to ON to run the B-link validator on every B-link index "
+    "in the dictionary cache; the SET fails if one is not valid.",
+    blink_validate_debug_check, nullptr, false);
+
 static MYSQL_SYSVAR_ULONG(
     hybrid_read_view_window_debug, srv_hybrid_read_view_window_debug,
     PLUGIN_VAR_RQCMDARG | PLUGIN_VAR_READONLY,
     "Debug: number of ids the global bitmap window of innodb_hybrid_read_view "
     "covers, rounded up to a power of two (0 = 524288).",
     nullptr, nullptr, 0, 0, hybrid::Active_rw_ids::DEFAULT_WINDOW_BITS, 0);
-#define INNOFORK_DEBUG_SYSTEM_VARIABLES MYSQL_SYSVAR(hybrid_read_view_window_debug),
+#define INNOFORK_DEBUG_SYSTEM_VARIABLES       \
+  MYSQL_SYSVAR(hybrid_read_view_window_debug), \
+      MYSQL_SYSVAR(btree_blink_validate_debug),
 #else
 #define INNOFORK_DEBUG_SYSTEM_VARIABLES
 #endif /* UNIV_DEBUG */
 
 #define INNOFORK_SYSTEM_VARIABLES                              \
   MYSQL_SYSVAR(hybrid_read_view), MYSQL_SYSVAR(view_close_latch_free), \
-      INNOFORK_DEBUG_SYSTEM_VARIABLES
+      MYSQL_SYSVAR(btree_blink), INNOFORK_DEBUG_SYSTEM_VARIABLES
+
+/** SHOW STATUS: Innodb_btree_blink_indexes, counted on demand. */
+static int show_btree_blink_indexes(THD *, SHOW_VAR *var, char *buff) {
+  var->type = SHOW_LONGLONG;
+  var->value = buff;
+  *reinterpret_cast<longlong *>(buff) =
+      static_cast<longlong>(btr_blink_n_cached_indexes());
+  return 0;
+}
+
+/* The split counters are shown by address, as SHOW_LONGLONG. */
+static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
+              std::atomic<uint64_t>::is_always_lock_free);
 
 #define INNOFORK_STATUS_VARIABLES                                          \
   {"hybrid_views_opened", (char *)&hybrid_export.views_opened,             \
@@ -72,6 +141,13 @@ static MYSQL_SYSVAR_ULONG(
       {"view_close_latch_free", (char *)&view_close_export.latch_free,     \
        SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \
       {"view_close_latched", (char *)&view_close_export.latched,           \
-       SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},
+       SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \
+      {"btree_blink_indexes", (char *)&show_btree_blink_indexes, SHOW_FUNC, \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_leaf_splits", (char *)&btr_blink_stats.leaf_splits,    \
+       SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \
+      {"btree_blink_nonleaf_splits",                                       \
+       (char *)&btr_blink_stats.nonleaf_splits, SHOW_LONGLONG,             \
+       SHOW_SCOPE_GLOBAL},
 
 #endif /* ha_innofork_h */

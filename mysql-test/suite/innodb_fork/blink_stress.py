@@ -1,0 +1,248 @@
+#!/usr/bin/python3
+# Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
+"""Randomized stress of a B-link table (run by innodb_fork.blink_stress).
+
+Several connections, for a bounded time, insert, delete, update rows so that
+they grow and shrink (pages split, merge and are discarded) and change
+secondary keys, and scan ranges in both directions through the clustered
+and both secondary indexes.  Worker w owns the ids with id % workers == w:
+it keeps its own tally of those rows, and every scan checks that the rows of
+its own that the scan returns are exactly the ones the tally says, in
+order; rows of the other workers may change under the scan and are only
+checked for order.  At the end every row and every index entry is counted
+against the sum of the tallies.
+
+Prints one line, "blink stress: ok", or the first mismatch; exits non-zero
+on a mismatch or an unexpected error.  Needs Debian's python3-pymysql.
+"""
+import argparse
+import random
+import sys
+import threading
+import time
+
+import pymysql
+
+KEYSPACE = 20000
+DEADLOCK, LOCK_WAIT = 1213, 1205
+
+
+class Mismatch(Exception):
+    pass
+
+
+def connect(a):
+    return pymysql.connect(unix_socket=a.socket, user="root", database="test",
+                           autocommit=True)
+
+
+def a_value(rid, version):
+    """Secondary key a: long (800 bytes), so that its index has 3 levels at
+    2,000 rows; unique to the id, changes with version."""
+    return ("%07d-%d-" % ((rid * 7919) % KEYSPACE, version)).ljust(800, "a")
+
+
+class Worker(threading.Thread):
+    def __init__(self, a, w, deadline):
+        super().__init__(name="worker-%d" % w)
+        self.a, self.w, self.deadline = a, w, deadline
+        self.rng = random.Random(a.seed * 1000 + w)
+        self.rows = {}  # id -> (a, b, pad length)
+        self.history = {}  # id -> the last operations on it, for reports
+        self.ops = 0
+        self.last_id = None
+        self.error = None
+
+    def note(self, rid, what):
+        self.history.setdefault(rid, []).append("%d:%s" % (self.ops, what))
+        del self.history[rid][:-8]
+
+    def my_id(self):
+        return self.rng.randrange(KEYSPACE // self.a.workers) * self.a.workers + self.w
+
+    def run(self):
+        try:
+            self.conn = connect(self.a)
+            cur = self.conn.cursor()
+            iso = "READ COMMITTED" if self.w % 2 else "REPEATABLE READ"
+            cur.execute("SET SESSION TRANSACTION ISOLATION LEVEL " + iso)
+            cur.execute("SET SESSION innodb_lock_wait_timeout = 5")
+            while time.monotonic() < self.deadline:
+                self.step(cur)
+                self.ops += 1
+        except Exception as e:  # reported by main()
+            self.error = "%s: %s: %s" % (self.name, type(e).__name__, e)
+
+    def step(self, cur):
+        op = self.rng.random()
+        try:
+            if op < 0.35:
+                self.insert(cur)
+            elif op < 0.50:
+                self.delete(cur)
+            elif op < 0.65:
+                self.update(cur)
+            elif op < 0.72:
+                self.rolled_back(cur)
+            else:
+                self.scan(cur)
+        except pymysql.err.IntegrityError as e:
+            rid = self.last_id
+            cur.execute("SELECT id, LENGTH(pad) FROM stress FORCE INDEX (PRIMARY) WHERE id = %s", (rid,))
+            raise Mismatch("%s: %s; id %s: tally %r, table %r, history %s" % (
+                self.name, e, rid, self.rows.get(rid), cur.fetchall(), self.history.get(rid)))
+        except pymysql.err.OperationalError as e:
+            if e.args[0] not in (DEADLOCK, LOCK_WAIT):
+                raise
+            self.note(self.last_id, "error %d" % e.args[0])
+            # The statement (and, for a deadlock, the transaction) was rolled
+            # back: the tally is unchanged because it is only updated after
+            # a statement succeeds.
+            if e.args[0] == LOCK_WAIT:
+                cur.execute("ROLLBACK")
+
+    def insert(self, cur):
+        rid = self.last_id = self.my_id()
+        if rid in self.rows:
+            return
+        self.note(rid, "insert")
+        row = (a_value(rid, 0), self.rng.randrange(100), self.rng.randrange(10, 3000))
+        cur.execute("INSERT INTO stress VALUES (%s, %s, %s, REPEAT('p', %s))",
+                    (rid, row[0], row[1], row[2]))
+        self.rows[rid] = row
+
+    def delete(self, cur):
+        if not self.rows:
+            return
+        rid = self.last_id = self.rng.choice(list(self.rows))
+        self.note(rid, "delete")
+        cur.execute("DELETE FROM stress WHERE id = %s", (rid,))
+        if cur.rowcount != 1:
+            raise Mismatch("%s: DELETE of id %s deleted %d rows" % (self.name, rid, cur.rowcount))
+        del self.rows[rid]
+
+    def update(self, cur):
+        if not self.rows:
+            return
+        rid = self.last_id = self.rng.choice(list(self.rows))
+        self.note(rid, "update")
+        a, b, n = self.rows[rid]
+        n = self.rng.randrange(10, 3000)          # grows or shrinks
+        a = a_value(rid, self.rng.randrange(1000)) if self.rng.random() < 0.5 else a
+        cur.execute("UPDATE stress SET a = %s, pad = REPEAT('q', %s) WHERE id = %s",
+                    (a, n, rid))
+        self.rows[rid] = (a, b, n)
+
+    def rolled_back(self, cur):
+        cur.execute("BEGIN")
+        inserted = set()
+        for _ in range(self.rng.randrange(1, 20)):
+            rid = self.last_id = self.my_id()
+            if rid not in self.rows and rid not in inserted:
+                inserted.add(rid)
+                self.note(rid, "insert, rolled back")
+                cur.execute("INSERT INTO stress VALUES (%s, %s, 0, REPEAT('r', 2500))",
+                            (rid, a_value(rid, 9999)))
+        cur.execute("ROLLBACK")
+
+    def scan(self, cur):
+        """A range through one index, forward or backward: in order, and
+        exactly this worker's rows of the range."""
+        lo = self.rng.randrange(KEYSPACE)
+        hi = lo + self.rng.randrange(1, 3000)
+        desc = self.rng.random() < 0.5
+        how = self.rng.choice(["PRIMARY", "a", "b_a"])
+        d = " DESC" if desc else ""
+        if how == "PRIMARY":
+            cur.execute("SELECT id, a, b, LENGTH(pad) FROM stress FORCE INDEX (PRIMARY)"
+                        " WHERE id BETWEEN %s AND %s ORDER BY id" + d, (lo, hi))
+            got = [(r[0], tuple(r[1:])) for r in cur.fetchall()]
+            keys = [r[0] for r in got]
+            want = {i: v for i, v in self.rows.items() if lo <= i <= hi}
+        elif how == "a":
+            # a begins with a 7-digit number unique to the id: [lo, hi] of it
+            alo, ahi = "%07d" % lo, "%07d~" % hi
+            cur.execute("SELECT id, a FROM stress FORCE INDEX (a)"
+                        " WHERE a BETWEEN %s AND %s ORDER BY a" + d, (alo, ahi))
+            got = [(r[0], r[1]) for r in cur.fetchall()]
+            keys = [r[1] for r in got]
+            want = {i: v[0] for i, v in self.rows.items() if alo <= v[0] <= ahi}
+        else:
+            blo, bhi = lo % 100, lo % 100 + self.rng.randrange(0, 10)
+            cur.execute("SELECT id, b, a FROM stress FORCE INDEX (b_a)"
+                        " WHERE b BETWEEN %s AND %s ORDER BY b" + d + ", a" + d, (blo, bhi))
+            got = [(r[0], (r[1], r[2])) for r in cur.fetchall()]
+            keys = [r[1] for r in got]
+            want = {i: (v[1], v[0]) for i, v in self.rows.items() if blo <= v[1] <= bhi}
+        self.check_order(keys, desc, how)
+        mine = {i: v for i, v in got if i % self.a.workers == self.w}
+        if mine != want:
+            missing = sorted(set(want) - set(mine))[:5]
+            extra = sorted(set(mine) - set(want))[:5]
+            raise Mismatch("%s: scan of %s from %s%s: missing %s, unexpected %s, "
+                           "%d rows differ" % (self.name, how, lo, d, missing, extra,
+                                               sum(mine.get(i) != v for i, v in want.items())))
+
+    def check_order(self, keys, desc, how):
+        for x, y in zip(keys, keys[1:]):
+            if (x <= y) if desc else (x >= y):
+                raise Mismatch("%s: scan of %s out of order: %r then %r" % (self.name, how, x, y))
+
+
+def final_check(a, workers):
+    conn = connect(a)
+    cur = conn.cursor()
+    rows = {}
+    for w in workers:
+        rows.update(w.rows)
+    for index, col in (("PRIMARY", "id"), ("a", "a"), ("b_a", "b")):
+        cur.execute("SELECT COUNT(*) FROM stress FORCE INDEX (%s) WHERE %s IS NOT NULL"
+                    % (index, col))
+        n = cur.fetchone()[0]
+        if n != len(rows):
+            raise Mismatch("index %s has %d entries, the tallies %d" % (index, n, len(rows)))
+    cur.execute("SELECT id, a, b, LENGTH(pad) FROM stress ORDER BY id")
+    table = {r[0]: tuple(r[1:]) for r in cur.fetchall()}
+    if table != rows:
+        diff = sorted(i for i in set(table) | set(rows) if table.get(i) != rows.get(i))
+        raise Mismatch("table differs from the tallies at ids %s" % diff[:10])
+    return len(rows)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--socket", required=True)
+    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--workers", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args(argv)
+
+    conn = connect(a)
+    conn.cursor().execute(
+        "CREATE TABLE stress (id INT PRIMARY KEY,"
+        " a VARCHAR(800) CHARACTER SET latin1 COLLATE latin1_bin NOT NULL,"
+        " b INT NOT NULL, pad VARCHAR(3000) NOT NULL, KEY a (a), KEY b_a (b, a))"
+        " ENGINE=InnoDB CHARSET=latin1")
+    deadline = time.monotonic() + a.seconds
+    workers = [Worker(a, w, deadline) for w in range(a.workers)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    errors = [w.error for w in workers if w.error]
+    if errors:
+        print("blink stress: FAILED: " + errors[0])
+        return 1
+    try:
+        n = final_check(a, workers)
+    except Mismatch as e:
+        print("blink stress: FAILED: %s" % e)
+        return 1
+    sys.stderr.write("blink stress: %d operations, %d rows at the end\n"
+                     % (sum(w.ops for w in workers), n))
+    print("blink stress: ok")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,415 @@
+/*****************************************************************************
+
+Copyright (c) 2026, the innofork authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+This program is distributed in the hope that it will be useful, but WITHOUT
+ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+FOR A PARTICULAR PURPOSE. See the GNU General Public License, version 2.0,
+for more details.
+
+*****************************************************************************/
+
+/** @file btr/btr0blink.cc
+ B-link indexes: the marker, splits, and the merge hooks (part 1 of the
+ protocol: today's locking, one mini-transaction per structure change).
+
+ The protocol and the rules cited here by name (M1.., S1.., G1.., HK1..)
+ are in btr/README.blink.md.  The validator is in btr0blink_validate.cc. */
+
+#include "btr0blink.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "btr0blink_split.h"
+
+#include "btr0btr.h"
+#include "btr0cur.h"
+#include "dict0dict.h"
+#include "fil0fil.h"
+#include "fsp0fsp.h"
+#include "ibuf0ibuf.h"
+#include "lock0lock.h"
+#include "my_dbug.h"
+#include "page0blink.h"
+#include "page0cur.h"
+#include "page0page.h"
+#include "rem0cmp.h"
+#include "srv0mon.h"
+
+bool srv_btree_blink = false;
+btr_blink_stats_t btr_blink_stats;
+
+namespace {
+
+/** M4: may this table have B-link indexes at all? */
+bool table_eligible(const dict_table_t *table) {
+  return dict_table_is_comp(table) && !table->is_compressed() &&
+         !table->is_temporary() && !table->is_intrinsic() &&
+         !table->is_system_table && !dict_table_is_sdi(table->id) &&
+         !table->is_fts_aux() &&
+         DICT_TF2_FLAG_IS_SET(table, DICT_TF2_USE_FILE_PER_TABLE);
+}
+
+/** M4: may this index be B-link? */
+bool index_eligible(const dict_index_t *index) {
+  return table_eligible(index->table) && !dict_index_is_spatial(index) &&
+         !(index->type & (DICT_FTS | DICT_IBUF));
+}
+
+}  // namespace
+
+uint32_t btr_blink_tablespace_flags(const dict_table_t *table) {
+  return srv_btree_blink && table_eligible(table) ? FSP_FLAGS_MASK_BLINK : 0;
+}
+
+void btr_blink_decide(dict_index_t *index) {
+  index->blink = false;
+  if (!srv_btree_blink || !index_eligible(index)) {
+    return;
+  }
+  /* M3: only in a tablespace that a stock server refuses to open. */
+  const fil_space_t *space = fil_space_get(index->space);
+  index->blink = space != nullptr && (space->flags & FSP_FLAGS_MASK_BLINK);
+}
+
+bool btr_blink_table_has_index(const dict_table_t *table) {
+  for (const dict_index_t *index : table->indexes) {
+    if (index->blink) {
+      return true;
+    }
+  }
+  return false;
+}
+
+uint64_t btr_blink_n_cached_indexes() {
+  uint64_t n = 0;
+  dict_sys_mutex_enter();
+  for (auto list : {&dict_sys->table_LRU, &dict_sys->table_non_LRU}) {
+    for (const dict_table_t *table : *list) {
+      for (const dict_index_t *index : table->indexes) {
+        n += index->blink;
+      }
+    }
+  }
+  dict_sys_mutex_exit();
+  return n;
+}
+
+namespace {
+
+/** The page being split, read once: its records, their sizes, and the
+tuple as a record, placed after the cursor's record. */
+struct Split_input {
+  std::vector<const rec_t *> recs;
+  std::vector<size_t> sizes;
+  /** number of records before the tuple */
+  size_t tuple_pos{0};
+  const rec_t *tuple_rec{nullptr};
+  size_t tuple_size{0};
+  size_t old_hk_size{0};
+};
+
+Split_input read_split_input(btr_cur_t *cursor, const dtuple_t *tuple,
+                             mem_heap_t *heap) {
+  Split_input in;
+  const dict_index_t *index = cursor->index;
+  const page_t *page = btr_cur_get_page(cursor);
+  const rec_t *insert_after = btr_cur_get_rec(cursor);
+  ulint *offsets = nullptr;
+  for (const rec_t *rec = page_rec_get_next_const(page_get_infimum_rec(page));
+       !page_rec_is_supremum(rec); rec = page_rec_get_next_const(rec)) {
+    offsets = rec_get_offsets(rec, index, offsets, ULINT_UNDEFINED,
+                              UT_LOCATION_HERE, &heap);
+    in.recs.push_back(rec);
+    in.sizes.push_back(rec_offs_size(offsets));
+    if (rec == insert_after) {
+      in.tuple_pos = in.recs.size();
+    }
+  }
+  in.tuple_size = rec_get_converted_size(index, tuple);
+  byte *buf = static_cast<byte *>(mem_heap_alloc(heap, in.tuple_size));
+  in.tuple_rec = rec_convert_dtuple_to_rec(buf, index, tuple);
+  const page_blink_hk_t hk = page_blink_get_hk(page);
+  in.old_hk_size = hk.exists() ? hk.rec_size() : 0;
+  return in;
+}
+
+/** The record that item i of the split sequence stands for. */
+const rec_t *item_rec(const Split_input &in, size_t i, bool with_tuple) {
+  if (with_tuple && i == in.tuple_pos) {
+    return in.tuple_rec;
+  }
+  return in.recs[with_tuple && i > in.tuple_pos ? i - 1 : i];
+}
+
+/** The split point of the stock heuristics for sequential inserts, upwards
+(btr_page_get_split_rec_to_right) or downwards (..._to_left, whose new page
+would be the left half: here the lower part stays and the upper part moves
+right, S1), as an index into the sequence with the tuple; 0 if none. */
+size_t heuristic_split_point(btr_cur_t *cursor, const Split_input &in) {
+  rec_t *split_rec;
+  if (!btr_page_get_split_rec_to_right(cursor, &split_rec) &&
+      !btr_page_get_split_rec_to_left(cursor, &split_rec)) {
+    return 0;
+  }
+  if (split_rec == nullptr) {
+    return in.tuple_pos; /* the tuple starts the right page */
+  }
+  const auto it = std::find(in.recs.begin(), in.recs.end(), split_rec);
+  if (it == in.recs.end()) {
+    ut_d(ut_error);
+    return 0;
+  }
+  const size_t j = it - in.recs.begin();
+  return j < in.tuple_pos ? j : j + 1;
+}
+
+/** Choose the split and prove that it fits (S2). */
+blink_split::Plan choose_split(btr_cur_t *cursor, const Split_input &in,
+                               ulint level, mem_heap_t *heap) {
+  const dict_index_t *index = cursor->index;
+  auto hk_size = [&](size_t k, bool with_tuple) -> size_t {
+    ulint *offsets;
+    page_blink_build_hk(index, item_rec(in, k, with_tuple), level, heap,
+                        &offsets);
+    return rec_offs_size(offsets);
+  };
+  const blink_split::Items<decltype(hk_size)> items(
+      in.sizes, in.tuple_pos, in.tuple_size, in.old_hk_size, hk_size);
+  auto fit = [](size_t bytes, size_t n) {
+    return blink_split::fits(bytes, n, page_get_free_space_of_empty(true),
+                             [](size_t m) { return page_dir_calc_reserved_space(m); });
+  };
+  const auto plan =
+      blink_split::choose(items, heuristic_split_point(cursor, in), fit);
+  /* Records are at most half a page and keys far less, so one of the
+  splits without the tuple always fits (README.blink.md, S2; checked by
+  btr0blink_split-t over random pages). */
+  ut_a(plan.has_value());
+  return *plan;
+}
+
+/** Insert the tuple on the half it belongs to, reorganizing if needed.
+@return the inserted record, or nullptr if it does not fit there */
+rec_t *insert_on_half(btr_cur_t *cursor, buf_block_t *block,
+                      const dtuple_t *tuple, ulint **offsets,
+                      mem_heap_t **heap, mtr_t *mtr) {
+  page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
+  page_cur_search(block, cursor->index, tuple, page_cursor);
+  rec_t *rec = page_cur_tuple_insert(page_cursor, tuple, cursor->index,
+                                     offsets, heap, mtr);
+  if (rec == nullptr && btr_page_reorganize(page_cursor, cursor->index, mtr)) {
+    rec = page_cur_tuple_insert(page_cursor, tuple, cursor->index, offsets,
+                                heap, mtr);
+  }
+  return rec;
+}
+
+/** Copy of the page's high key in heap, or nullptr. */
+rec_t *copy_hk(const dict_index_t *index, const page_t *page,
+               mem_heap_t *heap, ulint **offsets) {
+  const page_blink_hk_t hk = page_blink_get_hk(page);
+  if (!hk.exists()) {
+    return nullptr;
+  }
+  byte *buf = static_cast<byte *>(mem_heap_alloc(heap, hk.rec_size()));
+  rec_t *rec = page_blink_copy_hk(page, buf);
+  *offsets = rec_get_offsets(rec, index, nullptr, ULINT_UNDEFINED,
+                             UT_LOCATION_HERE, &heap);
+  return rec;
+}
+
+}  // namespace
+
+rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
+                                       ulint **offsets, mem_heap_t **heap,
+                                       const dtuple_t *tuple, mtr_t *mtr) {
+  dict_index_t *index = cursor->index;
+  buf_block_t *block = btr_cur_get_block(cursor);
+  page_t *page = buf_block_get_frame(block);
+
+  ut_ad(index->blink);
+  ut_ad(!buf_block_get_page_zip(block));
+  ut_ad(mtr_memo_contains_flagged(mtr, dict_index_get_lock(index),
+                                  MTR_MEMO_X_LOCK | MTR_MEMO_SX_LOCK));
+  ut_ad(mtr_is_block_fix(mtr, block, MTR_MEMO_PAGE_X_FIX, index->table));
+  ut_ad(!page_is_empty(page));
+  /* R1: a root is raised, never split. */
+  ut_ad(block->page.id.page_no() != dict_index_get_page(index));
+
+  if (*heap == nullptr) {
+    *heap = mem_heap_create(1024, UT_LOCATION_HERE);
+  }
+  mem_heap_t *split_heap = mem_heap_create(4096, UT_LOCATION_HERE);
+
+  const Split_input in = read_split_input(cursor, tuple, split_heap);
+  const ulint level = btr_page_get_level(page);
+  const blink_split::Plan plan = choose_split(cursor, in, level, split_heap);
+  const bool with_tuple = plan.with_tuple;
+
+  /* S3: the right page starts with S[k]; the left page's new high key and
+  the parent's new separator are both its node pointer key.  Both are built
+  now, while S[k] is still where it was. */
+  const rec_t *first_rec = item_rec(in, plan.k, with_tuple);
+  ulint *left_hk_offsets;
+  const rec_t *left_hk = page_blink_build_hk(index, first_rec, level,
+                                             split_heap, &left_hk_offsets);
+  /* Tests of the validator: a high key that is not the separator. */
+  DBUG_EXECUTE_IF("blink_corrupt_high_key",
+                  left_hk = page_blink_build_hk(
+                      index, item_rec(in, plan.k - 1, with_tuple), level,
+                      split_heap, &left_hk_offsets););
+  ulint *old_hk_offsets = nullptr;
+  const rec_t *old_hk = copy_hk(index, page, split_heap, &old_hk_offsets);
+
+  /* The first record that moves: S[k] unless it is the tuple, then the
+  record after the tuple's place. */
+  rec_t *move_limit;
+  if (with_tuple && plan.k == in.tuple_pos) {
+    move_limit = page_rec_get_next(btr_cur_get_rec(cursor));
+  } else {
+    move_limit = const_cast<rec_t *>(first_rec);
+  }
+  const bool insert_left = with_tuple && in.tuple_pos < plan.k;
+
+  /* S1: the new page is the right half. */
+  buf_block_t *new_block =
+      btr_page_alloc(index, block->page.id.page_no() + 1, FSP_UP, level, mtr,
+                     mtr);
+  if (new_block == nullptr) {
+    mem_heap_free(split_heap);
+    return nullptr;
+  }
+  btr_page_create(new_block, nullptr, index, level, mtr);
+
+  page_blink_remove_hk(block, mtr);
+  btr_attach_half_pages(flags, index, block, first_rec, new_block, FSP_UP, mtr);
+
+  /* Tests of the validator: a right half whose left link is wrong. */
+  DBUG_EXECUTE_IF("blink_corrupt_sibling_link",
+                  btr_page_set_prev(buf_block_get_frame(new_block), nullptr,
+                                    FIL_NULL, mtr););
+
+  ut_a(page_move_rec_list_end(new_block, block, move_limit, index, mtr));
+  if (!dict_table_is_locking_disabled(index->table)) {
+    lock_update_split_right(new_block, block);
+  }
+
+  if (old_hk != nullptr) {
+    ut_a(page_blink_set_hk(new_block, index, old_hk, old_hk_offsets, mtr));
+  }
+  ut_a(page_blink_set_hk(block, index, left_hk, left_hk_offsets, mtr));
+
+  (level == 0 ? btr_blink_stats.leaf_splits : btr_blink_stats.nonleaf_splits)
+      .fetch_add(1, std::memory_order_relaxed);
+  MONITOR_INC(MONITOR_INDEX_SPLIT);
+
+  rec_t *rec;
+  if (with_tuple) {
+    rec = insert_on_half(cursor, insert_left ? block : new_block, tuple,
+                         offsets, heap, mtr);
+    /* S2 proved that it fits. */
+    ut_a(rec != nullptr);
+  } else {
+    /* The split made room without the tuple: insert it on its half, which
+    is split again if it is still too full (each split proven on its own,
+    like the iterations of the stock split). */
+    buf_block_t *half = cmp_dtuple_rec(tuple, left_hk, index,
+                                       left_hk_offsets) < 0
+                            ? block
+                            : new_block;
+    rec = insert_on_half(cursor, half, tuple, offsets, heap, mtr);
+    if (rec == nullptr) {
+      mem_heap_free(split_heap);
+      return btr_blink_page_split_and_insert(flags, cursor, offsets, heap,
+                                             tuple, mtr);
+    }
+  }
+
+  if (!index->is_clustered() && !index->table->is_temporary() && level == 0) {
+    ibuf_update_free_bits_for_two_pages_low(block, new_block, mtr);
+  }
+
+  ut_ad(page_validate(page, index));
+  ut_ad(page_validate(buf_block_get_frame(new_block), index));
+  mem_heap_free(split_heap);
+  return rec;
+}
+
+ulint btr_blink_bulk_reserve(const dict_index_t *index) {
+  /* The largest node pointer, plus the directory slot that
+  page_get_max_insert_size() sets aside for one more record. */
+  return index->blink ? dict_index_node_ptr_max_size(index) + PAGE_DIR_SLOT_SIZE
+                      : 0;
+}
+
+void btr_blink_bulk_set_hk(dict_index_t *index, buf_block_t *block,
+                           size_t level, const dtuple_t *next_first,
+                           mtr_t *mtr) {
+  ut_ad(index->blink);
+  mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
+  byte *buf = static_cast<byte *>(
+      mem_heap_alloc(heap, rec_get_converted_size(index, next_first)));
+  const rec_t *first = rec_convert_dtuple_to_rec(buf, index, next_first);
+  ulint *offsets;
+  const rec_t *hk = page_blink_build_hk(index, first, level, heap, &offsets);
+  /* btr_blink_bulk_reserve() kept the room. */
+  ut_a(page_blink_set_hk(block, index, hk, offsets, mtr));
+  mem_heap_free(heap);
+}
+
+void btr_blink_left_takes_range(dict_index_t *index, const page_t *page,
+                                buf_block_t *left_block, mtr_t *mtr) {
+  ut_ad(index->blink);
+  /* Before or after the page was unlinked from its level. */
+  ut_ad(btr_page_get_next(buf_block_get_frame(left_block), mtr) ==
+            page_get_page_no(page) ||
+        btr_page_get_next(buf_block_get_frame(left_block), mtr) ==
+            btr_page_get_next(page, mtr));
+
+  mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
+  ulint *offsets = nullptr;
+  const rec_t *hk = copy_hk(index, page, heap, &offsets);
+
+  page_blink_remove_hk(left_block, mtr);
+  if (hk != nullptr) {
+    /* The left page's old high key was the page's separator; the page's
+    own high key is no longer than any separator, so it fits where the old
+    one was. */
+    ut_a(page_blink_set_hk(left_block, index, hk, offsets, mtr));
+  }
+  mem_heap_free(heap);
+}
+
+void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
+                                 const dtuple_t *node_ptr, mtr_t *mtr) {
+  ut_ad(index->blink);
+  const page_t *page = buf_block_get_frame(block);
+  const page_no_t left_no = btr_page_get_prev(page, mtr);
+  if (left_no == FIL_NULL) {
+    return;
+  }
+  buf_block_t *left_block =
+      btr_block_get(page_id_t(block->page.id.space(), left_no),
+                    block->page.size, RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
+
+  mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
+  const ulint size = rec_get_converted_size(index, node_ptr);
+  byte *buf = static_cast<byte *>(mem_heap_alloc(heap, size));
+  const rec_t *ptr_rec = rec_convert_dtuple_to_rec(buf, index, node_ptr);
+  ulint *offsets;
+  /* The node pointer's key fields are the key of the page's first node
+  pointer; page_blink_build_hk() takes them from a node pointer record at
+  a non-leaf level. */
+  const rec_t *hk = page_blink_build_hk(index, ptr_rec,
+                                        btr_page_get_level(page) + 1, heap,
+                                        &offsets);
+  page_blink_remove_hk(left_block, mtr);
+  ut_a(page_blink_set_hk(left_block, index, hk, offsets, mtr));
+  mem_heap_free(heap);
+}

@@ -1,0 +1,158 @@
+/*****************************************************************************
+
+Copyright (c) 2026, the innofork authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+This program is distributed in the hope that it will be useful, but WITHOUT
+ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+FOR A PARTICULAR PURPOSE. See the GNU General Public License, version 2.0,
+for more details.
+
+*****************************************************************************/
+
+/** @file include/btr0blink.h
+ B-link indexes: which indexes are B-link, their splits, merges and the
+ validator.  The protocol is btr/README.blink.md; rules are cited by name
+ (M1.., S1.., G1.., HK1..).
+
+ Included by the few upstream files that call into it (btr0btr.cc,
+ btr0cur.cc, dict0crea.cc, dict0dd.cc, ha_innodb.cc) and by our own. */
+
+#ifndef btr0blink_h
+#define btr0blink_h
+
+#include <atomic>
+#include <string>
+
+#include "univ.i"
+
+#include "btr0types.h"
+#include "dict0types.h"
+#include "mem0mem.h"
+#include "mtr0types.h"
+#include "rem0types.h"
+
+struct dtuple_t;
+struct dict_index_t;
+struct dict_table_t;
+struct buf_block_t;
+struct trx_t;
+class THD;
+
+/** innodb_btree_blink: index trees created while it is ON become B-link
+(M1).  Never consulted for an existing index: its marker decides. */
+extern bool srv_btree_blink;
+
+#ifdef UNIV_DEBUG
+/** innodb_btree_blink_validate_debug: setting it runs the validator on every
+B-link index in the dictionary cache; a violation is an assertion failure. */
+extern bool srv_btree_blink_validate_debug;
+#endif /* UNIV_DEBUG */
+
+/** Counters shown in SHOW GLOBAL STATUS as Innodb_btree_blink_*. */
+struct btr_blink_stats_t {
+  std::atomic<uint64_t> leaf_splits{0};
+  std::atomic<uint64_t> nonleaf_splits{0};
+};
+extern btr_blink_stats_t btr_blink_stats;
+
+/** The bit of INFORMATION_SCHEMA.INNODB_INDEXES.TYPE that says an index is
+B-link.  Above every DICT_* index type bit. */
+constexpr ulint BLINK_INDEX_TYPE_BIT = 4096;
+
+/** The key of the marker in the index's se_private_data (M2). */
+constexpr const char *BLINK_DD_KEY = "blink";
+
+/** @return the tablespace flag to add to a new file-per-table tablespace of
+table: FSP_FLAGS_MASK_BLINK when innodb_btree_blink is ON and the table may
+have B-link indexes (M3, M4), else 0 */
+uint32_t btr_blink_tablespace_flags(const dict_table_t *table);
+
+/** Decide the protocol of an index whose tree is being created (M1, M4):
+sets index->blink.
+@param[in,out] index  index, its table's tablespace already created */
+void btr_blink_decide(dict_index_t *index);
+
+/** @return whether any index of table is B-link */
+bool btr_blink_table_has_index(const dict_table_t *table);
+
+/** Why IMPORT TABLESPACE refuses a table with B-link indexes (the text of
+ER_TABLE_SCHEMA_MISMATCH).  The other direction, a B-link tablespace file
+imported into a table without B-link indexes, is refused by the tablespace
+flags, which then differ (M3). */
+constexpr const char *BTR_BLINK_IMPORT_REFUSED =
+    "the table has B-link indexes (innodb_btree_blink), which IMPORT "
+    "TABLESPACE does not support yet; rebuild it with innodb_btree_blink=OFF "
+    "before DISCARD TABLESPACE";
+
+/** @return number of B-link indexes in the dictionary cache */
+uint64_t btr_blink_n_cached_indexes();
+
+/** Split a page of a B-link index and insert a tuple, under today's
+locking (SX or X on index->lock), in one mini-transaction (S1..S3).
+Same contract as btr_page_split_and_insert(), which calls it. */
+rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
+                                       ulint **offsets, mem_heap_t **heap,
+                                       const dtuple_t *tuple, mtr_t *mtr);
+
+/** Defined in btr0btr.cc, static there upstream: links a new right half
+into its level and inserts its node pointer into the parent.  Declared here
+for the B-link split. */
+void btr_attach_half_pages(uint32_t flags, dict_index_t *index,
+                           buf_block_t *block, const rec_t *split_rec,
+                           buf_block_t *new_block, ulint direction,
+                           mtr_t *mtr);
+
+/** Bytes a bulk-loaded page of a B-link index keeps free for its high key,
+which is only known once the next entry does not fit (0 for other indexes).
+@param[in] index  index being loaded */
+ulint btr_blink_bulk_reserve(const dict_index_t *index);
+
+/** Bulk load: write the high key of a full page whose right sibling will
+start with next_first.
+@param[in]     index       B-link index
+@param[in,out] block       the full page, X-latched in mtr, finished
+@param[in]     level       its level
+@param[in]     next_first  the first entry of its right sibling
+@param[in,out] mtr         the page's mini-transaction */
+void btr_blink_bulk_set_hk(dict_index_t *index, buf_block_t *block,
+                           size_t level, const dtuple_t *next_first,
+                           mtr_t *mtr);
+
+/** G1, G3: a page leaves its level and its left sibling takes over its key
+range: give the left sibling the page's high key.  May reorganize the left
+sibling: callers call it after their last use of a record pointer into it.
+@param[in]     index       B-link index
+@param[in]     page        the page that leaves (X-latched)
+@param[in,out] left_block  its left sibling (X-latched)
+@param[in,out] mtr         mini-transaction */
+void btr_blink_left_takes_range(dict_index_t *index, const page_t *page,
+                                buf_block_t *left_block, mtr_t *mtr);
+
+/** G4: the separator of a page in its parent was replaced by node_ptr: make
+its left sibling's high key equal to the new separator.
+@param[in]     index     B-link index
+@param[in]     block     the page whose separator changed (X-latched)
+@param[in]     node_ptr  its new node pointer
+@param[in,out] mtr       mini-transaction holding the index SX or X */
+void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
+                                 const dtuple_t *node_ptr, mtr_t *mtr);
+
+/** Check a B-link index (README.blink.md, "Validator").  Takes the index
+lock in X for the whole walk, so no structure change runs concurrently.
+@param[in] index  B-link index
+@param[in] trx    transaction (for interrupt checks), or nullptr
+@param[out] msg   the first violation, with index name and page numbers
+@return true if no violation was found */
+bool btr_blink_validate_index(dict_index_t *index, const trx_t *trx,
+                              std::string *msg);
+
+/** Run the validator on every B-link index in the dictionary cache.
+@param[out] msg  the first violation
+@return number of B-link indexes with a violation */
+ulint btr_blink_validate_all(std::string *msg);
+
+#endif /* btr0blink_h */

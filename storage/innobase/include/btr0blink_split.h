@@ -1,0 +1,156 @@
+/*****************************************************************************
+
+Copyright (c) 2026, the innofork authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+This program is distributed in the hope that it will be useful, but WITHOUT
+ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+FOR A PARTICULAR PURPOSE. See the GNU General Public License, version 2.0,
+for more details.
+
+*****************************************************************************/
+
+/** @file include/btr0blink_split.h
+ Where a B-link page splits (README.blink.md, S2): the choice of the split
+ point, proven to fit before anything changes.  Pure arithmetic over record
+ sizes, so that the fast tier tests it without a server
+ (unittest/gunit/innodb/btr0blink_split-t.cc).
+
+ The page's user records r[0..n-1] and the tuple T, which goes after
+ r[p-1], form the sequence S = r[0..p-1], T, r[p..n-1].  Splitting at k
+ keeps S[0..k-1] on the left page, which gets a high key built from S[k],
+ and moves S[k..n] to the new right page, which inherits the left page's old
+ high key.  When no k fits, the page is split without the tuple (S is then
+ r[0..n-1]) and the insert starts over on the half the tuple belongs to. */
+
+#ifndef btr0blink_split_h
+#define btr0blink_split_h
+
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace blink_split {
+
+/** A split: k items stay on the left page. */
+struct Plan {
+  size_t k;
+  /** whether the tuple is one of the items */
+  bool with_tuple;
+};
+
+/** Sizes of the items of a split.
+@tparam HkSize  callable (size_t k, bool with_tuple) -> bytes of the high
+                key that item k would give the left page */
+template <typename HkSize>
+class Items {
+ public:
+  /** @param[in] rec_sizes    bytes of each user record, in order
+  @param[in] tuple_pos     number of records before the tuple
+  @param[in] tuple_size    bytes of the tuple as a record
+  @param[in] old_hk_size   bytes of the page's high key (0: none)
+  @param[in] hk_size       see HkSize */
+  Items(std::vector<size_t> rec_sizes, size_t tuple_pos, size_t tuple_size,
+        size_t old_hk_size, HkSize hk_size)
+      : m_recs(std::move(rec_sizes)),
+        m_p(tuple_pos),
+        m_tuple(tuple_size),
+        m_old_hk(old_hk_size),
+        m_hk_size(std::move(hk_size)) {}
+
+  size_t n_recs() const { return m_recs.size(); }
+  size_t n_items(bool with_tuple) const { return n_recs() + with_tuple; }
+  size_t tuple_pos() const { return m_p; }
+  size_t old_hk_size() const { return m_old_hk; }
+
+  /** Is item i of the sequence the tuple? */
+  bool is_tuple(size_t i, bool with_tuple) const {
+    return with_tuple && i == m_p;
+  }
+  /** Index of record j in the sequence with the tuple. */
+  size_t position_of_rec(size_t j) const { return j < m_p ? j : j + 1; }
+  /** Index into the records of item i (not the tuple). */
+  size_t rec_of(size_t i, bool with_tuple) const {
+    return with_tuple && i > m_p ? i - 1 : i;
+  }
+
+  size_t item_size(size_t i, bool with_tuple) const {
+    return is_tuple(i, with_tuple) ? m_tuple : m_recs[rec_of(i, with_tuple)];
+  }
+  size_t hk_size(size_t k, bool with_tuple) const {
+    return m_hk_size(k, with_tuple);
+  }
+
+ private:
+  std::vector<size_t> m_recs;
+  size_t m_p;
+  size_t m_tuple;
+  size_t m_old_hk;
+  HkSize m_hk_size;
+};
+
+/** Whether a page can hold records of bytes in all, n of them, and a high
+key of hk bytes: the high key takes no directory slot but is counted as a
+record, which only errs on the safe side.
+@param[in] free_space_of_empty  page_get_free_space_of_empty()
+@param[in] reserved  callable (n) -> page_dir_calc_reserved_space(n) */
+template <typename Reserved>
+bool fits(size_t bytes, size_t n, size_t free_space_of_empty,
+          Reserved reserved) {
+  return bytes + reserved(n + 1) <= free_space_of_empty;
+}
+
+/** Whether splitting at k fits both halves, high keys included. */
+template <typename I, typename Fits>
+bool plan_fits(const I &items, size_t k, bool with_tuple, Fits fit) {
+  const size_t n = items.n_items(with_tuple);
+  size_t left = 0;
+  size_t right = items.old_hk_size();
+  for (size_t i = 0; i < n; ++i) {
+    (i < k ? left : right) += items.item_size(i, with_tuple);
+  }
+  return fit(left + items.hk_size(k, with_tuple), k) && fit(right, n - k);
+}
+
+/** Choose the split (S2): the preferred point first (the stock heuristics
+for sequential inserts, 0 for none), then the points that balance the bytes
+best, with the tuple, then without it.  The first one that fits wins.
+@param[in] fit  callable (bytes, n_recs) -> whether they fit on a page
+@return the plan, or nothing if no split fits (which README.blink.md S2
+argues cannot happen for InnoDB's record and key size limits) */
+template <typename I, typename Fits>
+std::optional<Plan> choose(const I &items, size_t preferred_k, Fits fit) {
+  if (preferred_k > 0 && preferred_k <= items.n_recs() &&
+      plan_fits(items, preferred_k, true, fit)) {
+    return Plan{preferred_k, true};
+  }
+  for (bool with_tuple : {true, false}) {
+    const size_t n = items.n_items(with_tuple);
+    size_t total = 0;
+    for (size_t i = 0; i < n; ++i) total += items.item_size(i, with_tuple);
+
+    std::vector<std::pair<size_t, size_t>> candidates;  // (imbalance, k)
+    size_t left = 0;
+    for (size_t k = 1; k < n; ++k) {
+      left += items.item_size(k - 1, with_tuple);
+      const size_t right = total - left;
+      candidates.emplace_back(left > right ? left - right : right - left, k);
+    }
+    std::sort(candidates.begin(), candidates.end());
+    for (const auto &c : candidates) {
+      if (plan_fits(items, c.second, with_tuple, fit)) {
+        return Plan{c.second, with_tuple};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace blink_split
+
+#endif /* btr0blink_split_h */

@@ -1,0 +1,191 @@
+/*****************************************************************************
+
+Copyright (c) 2026, the innofork authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+This program is distributed in the hope that it will be useful, but WITHOUT
+ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+FOR A PARTICULAR PURPOSE. See the GNU General Public License, version 2.0,
+for more details.
+
+*****************************************************************************/
+
+/** @file include/page0blink.h
+ The page format of B-link indexes: the high key and the B-link header.
+
+ The protocol, its invariants (HK1..HK4, R1, ...) and why the high key is
+ kept outside the record list are in btr/README.blink.md.  In short: the
+ high key is a node-pointer-format record in the page heap that no record
+ points to; the B-link header at PAGE_HEADER + PAGE_BTR_SEG_LEAF (unused on
+ non-root pages) says where it is.  Readers of the record list never see it.
+
+ This header is included by page0page.cc, btr0btr.cc and our own files
+ only. */
+
+#ifndef page0blink_h
+#define page0blink_h
+
+#include <vector>
+
+#include "mtr0types.h"
+#include "page0types.h"
+#include "rem0types.h"
+
+struct dict_index_t;
+struct dtuple_t;
+struct buf_block_t;
+struct mem_block_info_t;
+typedef mem_block_info_t mem_heap_t;
+
+/** @name The B-link header, at PAGE_HEADER + PAGE_BLINK_HEADER */
+/** @{ */
+/** Offset of the B-link header in the page header: the file segment
+headers of a root page, unused on every other page. */
+constexpr uint32_t PAGE_BLINK_HEADER = PAGE_BTR_SEG_LEAF;
+/** 2 bytes: PAGE_BLINK_MAGIC_VALUE when the B-link header is in use. */
+constexpr uint32_t PAGE_BLINK_MAGIC = PAGE_BLINK_HEADER;
+/** 2 bytes: PAGE_BLINK_* flags. */
+constexpr uint32_t PAGE_BLINK_FLAGS = PAGE_BLINK_HEADER + 2;
+/** 2 bytes: page offset of the high key's origin, 0 if none. */
+constexpr uint32_t PAGE_BLINK_HK_ORIGIN = PAGE_BLINK_HEADER + 4;
+/** 2 bytes: size of the high key before its origin (rec_offs_extra_size). */
+constexpr uint32_t PAGE_BLINK_HK_EXTRA = PAGE_BLINK_HEADER + 6;
+/** 2 bytes: size of the high key from its origin (rec_offs_data_size). */
+constexpr uint32_t PAGE_BLINK_HK_DATA = PAGE_BLINK_HEADER + 8;
+/** Bytes of the B-link header. */
+constexpr uint32_t PAGE_BLINK_HEADER_SIZE = 10;
+
+/** The magic value.  On a root page these bytes are the high half of the
+space id in the leaf segment header, which is this value only for space ids
+above 2,971,402,240; B-link code never looks at a root's header anyway
+(R1), but page_create_low() and page reorganize, which do not know the
+index, rely on the magic. */
+constexpr uint16_t PAGE_BLINK_MAGIC_VALUE = 0xB11C;
+
+/** Flag: the page was split and its parent does not have the downlink of
+its right half yet (part 3 of the protocol; never set in part 1). */
+constexpr uint16_t PAGE_BLINK_INCOMPLETE_SPLIT = 1;
+/** All flags this version knows. */
+constexpr uint16_t PAGE_BLINK_KNOWN_FLAGS = PAGE_BLINK_INCOMPLETE_SPLIT;
+/** @} */
+
+/** Where a page's high key is.  A high key is a node-pointer-format record
+of rec_size() bytes whose origin is at page + origin. */
+struct page_blink_hk_t {
+  /** offset of the origin in the page, 0 if the page has no high key */
+  ulint origin{0};
+  /** bytes before the origin */
+  ulint extra{0};
+  /** bytes from the origin */
+  ulint data{0};
+
+  bool exists() const { return origin != 0; }
+  ulint rec_size() const { return extra + data; }
+  /** Offset of the first byte of the record. */
+  ulint start() const { return origin - extra; }
+};
+
+/** Read the B-link header of a page.
+@param[in] page  index page
+@return the high key's place (origin 0 when the page has none).  Whether
+the page should have one (HK1: it has a right sibling) is the validator's
+business, not this function's: a page that lost its right sibling keeps its
+high key bytes until page_blink_remove_hk(). */
+page_blink_hk_t page_blink_get_hk(const page_t *page);
+
+/** @return the high key of a page, or nullptr if it has none */
+const rec_t *page_blink_get_hk_rec(const page_t *page);
+
+/** @return the PAGE_BLINK_* flags of a page (0 without a B-link header) */
+uint16_t page_blink_get_flags(const page_t *page);
+
+/** @return whether the page carries a B-link header (magic set). */
+bool page_blink_has_header(const page_t *page);
+
+/** Write a high key onto a page that has none: the record is placed at the
+top of the heap (the page is reorganized first if the heap has no room) and
+the B-link header is written.  Logged physically.
+@param[in,out] block   page, X-latched, with no high key, uncompressed
+@param[in]     index   its index
+@param[in]     hk      high key record (node-pointer format), not on block
+@param[in]     offsets rec_get_offsets(hk, index)
+@param[in,out] mtr     mini-transaction
+@return whether it was written; false only if the high key does not fit
+even after reorganization (callers prove the fit beforehand) */
+bool page_blink_set_hk(buf_block_t *block, dict_index_t *index,
+                       const rec_t *hk, const ulint *offsets, mtr_t *mtr);
+
+/** Remove a page's high key: its bytes become garbage, the B-link header
+says there is none.  Nothing happens if the page has no high key.  Logged.
+@param[in,out] block  page, X-latched
+@param[in,out] mtr    mini-transaction */
+void page_blink_remove_hk(buf_block_t *block, mtr_t *mtr);
+
+/** Copy a page's high key into a buffer.
+@param[in]  page  page with a high key
+@param[out] buf   at least page_blink_get_hk(page).rec_size() bytes
+@return the copy's origin, inside buf */
+rec_t *page_blink_copy_hk(const page_t *page, byte *buf);
+
+/** Build the high key record that bounds a page whose right neighbour
+starts with rec: the node pointer key of rec with child FIL_NULL, no info
+bits.  This is the separator the parent gets for the right page (S3).
+@param[in]  index  B-link index
+@param[in]  rec    first record of the right neighbour (a node pointer on
+                   non-leaf levels), or a converted tuple
+@param[in]  level  level of the pages
+@param[in]  heap   memory heap for the result
+@param[out] offsets  rec_get_offsets() of the result, allocated from heap
+@return the high key record, in heap */
+rec_t *page_blink_build_hk(const dict_index_t *index, const rec_t *rec,
+                           ulint level, mem_heap_t *heap, ulint **offsets);
+
+/** Page reorganize hook: called by btr_page_reorganize_low() after the
+records were copied from the temporary copy of the page; writes the high key
+and the flags that the copy had.  Runs with the mini-transaction's logging
+off (reorganize is logged as MLOG_PAGE_REORGANIZE and replayed by running
+the same function), and during recovery with a dummy index, so it works on
+bytes alone.
+@param[in,out] page       reorganized page
+@param[in]     temp_page  the page before reorganization */
+void page_blink_reorganize(page_t *page, const page_t *temp_page);
+
+/** Carries a page's B-link header and high key across page_create_empty(),
+which recreates a page that stays in the tree (for example a leaf whose only
+record an update deletes and reinserts).  The restore is logged: redo replay
+of the page creation wipes the page like the runtime did, then replays the
+restore. */
+class Page_blink_keeper {
+ public:
+  /** Copy the header and the high key of page, if it has a B-link header. */
+  explicit Page_blink_keeper(const page_t *page);
+
+  /** Write them back onto the recreated page.
+  @param[in,out] block  the page, just recreated by page_create()
+  @param[in,out] mtr    mini-transaction */
+  void restore(buf_block_t *block, mtr_t *mtr) const;
+
+ private:
+  bool m_had_header{false};
+  uint16_t m_flags{0};
+  page_blink_hk_t m_hk;
+  std::vector<byte> m_bytes;
+};
+
+/** page_create_low() hook: forget the B-link header of a non-root page
+that is being recreated (its heap is gone).  Not logged: page creation is
+replayed by page_create_low() itself.
+@param[in,out] page  page being recreated */
+void page_blink_on_create(page_t *page);
+
+/** page_validate() hook: the bytes of the high key, which are in the data
+size but in no list.  Also checks that the high key lies inside the heap.
+@param[in] page  index page
+@param[out] size bytes the high key takes (0 if none)
+@return false if the B-link header is inconsistent (reported) */
+bool page_blink_validate_hk(const page_t *page, ulint *size);
+
+#endif /* page0blink_h */

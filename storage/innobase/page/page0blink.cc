@@ -1,0 +1,258 @@
+/*****************************************************************************
+
+Copyright (c) 2026, the innofork authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+This program is distributed in the hope that it will be useful, but WITHOUT
+ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+FOR A PARTICULAR PURPOSE. See the GNU General Public License, version 2.0,
+for more details.
+
+*****************************************************************************/
+
+/** @file page/page0blink.cc
+ The high key of B-link pages: where it lives, how it is written, removed,
+ carried through a page reorganize and counted by page_validate().
+
+ Format and invariants: btr/README.blink.md, "Page format".  Every change
+ to a page made here is logged physically (MLOG_WRITE_STRING of the bytes
+ that changed), except inside page reorganize, whose redo record replays
+ the whole function. */
+
+#include "page0blink.h"
+
+#include "btr0btr.h"
+#include "dict0dict.h"
+#include "mtr0log.h"
+#include "page0cur.h"
+#include "page0page.h"
+#include "rem0rec.h"
+
+namespace {
+
+byte *blink_header(page_t *page) {
+  return page + PAGE_HEADER + PAGE_BLINK_HEADER;
+}
+
+uint16_t header_field(const page_t *page, uint32_t field) {
+  return static_cast<uint16_t>(mach_read_from_2(page + PAGE_HEADER + field));
+}
+
+bool magic_set(const page_t *page) {
+  return header_field(page, PAGE_BLINK_MAGIC) == PAGE_BLINK_MAGIC_VALUE;
+}
+
+/** Write the whole B-link header (magic included), unlogged. */
+void write_header(page_t *page, uint16_t flags, const page_blink_hk_t &hk) {
+  byte *h = blink_header(page);
+  mach_write_to_2(h + (PAGE_BLINK_MAGIC - PAGE_BLINK_HEADER),
+                  PAGE_BLINK_MAGIC_VALUE);
+  mach_write_to_2(h + (PAGE_BLINK_FLAGS - PAGE_BLINK_HEADER), flags);
+  mach_write_to_2(h + (PAGE_BLINK_HK_ORIGIN - PAGE_BLINK_HEADER), hk.origin);
+  mach_write_to_2(h + (PAGE_BLINK_HK_EXTRA - PAGE_BLINK_HEADER), hk.extra);
+  mach_write_to_2(h + (PAGE_BLINK_HK_DATA - PAGE_BLINK_HEADER), hk.data);
+}
+
+/** Write and log the B-link header. */
+void write_header(page_t *page, uint16_t flags, const page_blink_hk_t &hk,
+                  mtr_t *mtr) {
+  write_header(page, flags, hk);
+  mlog_log_string(blink_header(page), PAGE_BLINK_HEADER_SIZE, mtr);
+}
+
+/** Place a copy of rec_size bytes starting at src at the heap top, with the
+record header fields that an unlinked record must have.  Unlogged.
+@return where the high key now is */
+page_blink_hk_t place_at_heap_top(page_t *page, const byte *src,
+                                  const page_blink_hk_t &from) {
+  byte *top = page_header_get_ptr(page, PAGE_HEAP_TOP);
+  memcpy(top, src, from.rec_size());
+
+  rec_t *rec = top + from.extra;
+  /* Not in the record list, not in the directory, no heap number: every
+  reader of the list stops at the supremum without seeing it. */
+  rec_set_next_offs_new(rec, 0);
+  rec_set_n_owned_new(rec, nullptr, 0);
+  rec_set_heap_no_new(rec, 0);
+  rec_set_info_bits_new(rec, 0);
+  rec_set_status(rec, REC_STATUS_NODE_PTR);
+
+  page_header_set_ptr(page, nullptr, PAGE_HEAP_TOP, top + from.rec_size());
+
+  page_blink_hk_t to;
+  to.origin = page_offset(rec);
+  to.extra = from.extra;
+  to.data = from.data;
+  return to;
+}
+
+}  // namespace
+
+bool page_blink_has_header(const page_t *page) { return magic_set(page); }
+
+page_blink_hk_t page_blink_get_hk(const page_t *page) {
+  page_blink_hk_t hk;
+  if (magic_set(page)) {
+    hk.origin = header_field(page, PAGE_BLINK_HK_ORIGIN);
+    hk.extra = header_field(page, PAGE_BLINK_HK_EXTRA);
+    hk.data = header_field(page, PAGE_BLINK_HK_DATA);
+  }
+  return hk;
+}
+
+const rec_t *page_blink_get_hk_rec(const page_t *page) {
+  const page_blink_hk_t hk = page_blink_get_hk(page);
+  return hk.exists() ? page + hk.origin : nullptr;
+}
+
+uint16_t page_blink_get_flags(const page_t *page) {
+  return magic_set(page) ? header_field(page, PAGE_BLINK_FLAGS) : 0;
+}
+
+bool page_blink_set_hk(buf_block_t *block, dict_index_t *index,
+                       const rec_t *hk, const ulint *offsets, mtr_t *mtr) {
+  page_t *page = buf_block_get_frame(block);
+
+  ut_ad(page_is_comp(page));
+  ut_ad(!buf_block_get_page_zip(block));
+  ut_ad(!page_blink_get_hk(page).exists());
+  ut_ad(rec_get_status(hk) == REC_STATUS_NODE_PTR);
+  ut_ad(rec_offs_validate(hk, index, offsets));
+
+  page_blink_hk_t from;
+  from.extra = rec_offs_extra_size(offsets);
+  from.data = rec_offs_data_size(offsets);
+
+  if (page_get_max_insert_size(page, 1) < from.rec_size()) {
+    page_cur_t cur;
+    page_cur_set_before_first(block, &cur);
+    if (!btr_page_reorganize(&cur, index, mtr) ||
+        page_get_max_insert_size(page, 1) < from.rec_size()) {
+      return false;
+    }
+  }
+
+  const page_blink_hk_t to =
+      place_at_heap_top(page, rec_get_start(hk, offsets), from);
+
+  mlog_log_string(page + to.start(), to.rec_size(), mtr);
+  mlog_log_string(page + PAGE_HEADER + PAGE_HEAP_TOP, 2, mtr);
+  write_header(page, page_blink_get_flags(page), to, mtr);
+  return true;
+}
+
+void page_blink_remove_hk(buf_block_t *block, mtr_t *mtr) {
+  page_t *page = buf_block_get_frame(block);
+  const page_blink_hk_t hk = page_blink_get_hk(page);
+  if (!hk.exists()) {
+    return;
+  }
+  ut_ad(!buf_block_get_page_zip(block));
+
+  /* The bytes stay where they are until the next reorganize, like the
+  bytes of a deleted record; they are garbage from now on. */
+  const ulint garbage = page_header_get_field(page, PAGE_GARBAGE);
+  page_header_set_field(page, nullptr, PAGE_GARBAGE, garbage + hk.rec_size());
+  mlog_log_string(page + PAGE_HEADER + PAGE_GARBAGE, 2, mtr);
+
+  write_header(page, page_blink_get_flags(page), page_blink_hk_t{}, mtr);
+}
+
+rec_t *page_blink_copy_hk(const page_t *page, byte *buf) {
+  const page_blink_hk_t hk = page_blink_get_hk(page);
+  ut_a(hk.exists());
+  memcpy(buf, page + hk.start(), hk.rec_size());
+  return buf + hk.extra;
+}
+
+rec_t *page_blink_build_hk(const dict_index_t *index, const rec_t *rec,
+                           ulint level, mem_heap_t *heap, ulint **offsets) {
+  dtuple_t *key = dict_index_build_node_ptr(index, rec, FIL_NULL, heap, level);
+  /* No minimum-record or delete mark: a high key bounds, it is no row. */
+  dtuple_set_info_bits(key, REC_STATUS_NODE_PTR);
+
+  byte *buf =
+      static_cast<byte *>(mem_heap_alloc(heap, rec_get_converted_size(index, key)));
+  rec_t *hk = rec_convert_dtuple_to_rec(buf, index, key);
+  *offsets = rec_get_offsets(hk, index, nullptr, ULINT_UNDEFINED,
+                             UT_LOCATION_HERE, &heap);
+  return hk;
+}
+
+void page_blink_reorganize(page_t *page, const page_t *temp_page) {
+  if (!magic_set(temp_page)) {
+    return;
+  }
+  const page_blink_hk_t from = page_blink_get_hk(temp_page);
+  page_blink_hk_t to;
+  if (from.exists()) {
+    /* The reorganized page holds the same records in less room, so the
+    high key fits at the heap top. */
+    ut_a(page_get_max_insert_size(page, 1) >= from.rec_size());
+    to = place_at_heap_top(page, temp_page + from.start(), from);
+  }
+  write_header(page, page_blink_get_flags(temp_page), to);
+}
+
+Page_blink_keeper::Page_blink_keeper(const page_t *page)
+    : m_had_header(magic_set(page)),
+      m_flags(page_blink_get_flags(page)),
+      m_hk(page_blink_get_hk(page)) {
+  if (m_hk.exists()) {
+    m_bytes.assign(page + m_hk.start(), page + m_hk.start() + m_hk.rec_size());
+  }
+}
+
+void Page_blink_keeper::restore(buf_block_t *block, mtr_t *mtr) const {
+  if (!m_had_header) {
+    return;
+  }
+  page_t *page = buf_block_get_frame(block);
+  page_blink_hk_t to;
+  if (m_hk.exists()) {
+    /* The page is empty: its heap has room for any high key. */
+    to = place_at_heap_top(page, m_bytes.data(), m_hk);
+    mlog_log_string(page + to.start(), to.rec_size(), mtr);
+    mlog_log_string(page + PAGE_HEADER + PAGE_HEAP_TOP, 2, mtr);
+  }
+  write_header(page, m_flags, to, mtr);
+}
+
+void page_blink_on_create(page_t *page) {
+  if (magic_set(page)) {
+    memset(blink_header(page), 0, PAGE_BLINK_HEADER_SIZE);
+  }
+}
+
+bool page_blink_validate_hk(const page_t *page, ulint *size) {
+  *size = 0;
+  if (!magic_set(page)) {
+    return true;
+  }
+  const uint16_t flags = page_blink_get_flags(page);
+  if (flags & ~PAGE_BLINK_KNOWN_FLAGS) {
+    ib::error() << "B-link page " << page_get_page_no(page)
+                << " has unknown flags " << flags;
+    return false;
+  }
+  const page_blink_hk_t hk = page_blink_get_hk(page);
+  if (!hk.exists()) {
+    return true;
+  }
+  const ulint heap_top = page_header_get_field(page, PAGE_HEAP_TOP);
+  if (hk.start() < PAGE_NEW_SUPREMUM_END || hk.origin + hk.data > heap_top ||
+      hk.extra < REC_N_NEW_EXTRA_BYTES ||
+      rec_get_status(page + hk.origin) != REC_STATUS_NODE_PTR) {
+    ib::error() << "B-link page " << page_get_page_no(page)
+                << ": high key header points outside the heap or at no "
+                   "node pointer record (origin "
+                << hk.origin << ", extra " << hk.extra << ", data " << hk.data
+                << ", heap top " << heap_top << ")";
+    return false;
+  }
+  *size = hk.rec_size();
+  return true;
+}
