@@ -37,9 +37,11 @@ def connect(a):
 
 
 def a_value(rid, version):
-    """Secondary key a: long (800 bytes), so that its index has 3 levels at
-    2,000 rows; unique to the id, changes with version."""
-    return ("%07d-%d-" % ((rid * 7919) % KEYSPACE, version)).ljust(800, "a")
+    """Secondary key a: unique to the id, changes with version; 20 to 800
+    bytes long, so that its index has 3 levels at 2,000 rows and high keys
+    of very different lengths replace each other when pages merge."""
+    return ("%07d-%d-" % ((rid * 7919) % KEYSPACE, version)).ljust(
+        20 + (rid * 31 + version * 97) % 780, "a")
 
 
 class Worker(threading.Thread):

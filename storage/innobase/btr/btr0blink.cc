@@ -111,7 +111,6 @@ struct Split_input {
   size_t tuple_pos{0};
   const rec_t *tuple_rec{nullptr};
   size_t tuple_size{0};
-  size_t old_hk_size{0};
 };
 
 Split_input read_split_input(btr_cur_t *cursor, const dtuple_t *tuple,
@@ -134,8 +133,6 @@ Split_input read_split_input(btr_cur_t *cursor, const dtuple_t *tuple,
   in.tuple_size = rec_get_converted_size(index, tuple);
   byte *buf = static_cast<byte *>(mem_heap_alloc(heap, in.tuple_size));
   in.tuple_rec = rec_convert_dtuple_to_rec(buf, index, tuple);
-  const page_blink_hk_t hk = page_blink_get_hk(page);
-  in.old_hk_size = hk.exists() ? hk.rec_size() : 0;
   return in;
 }
 
@@ -170,26 +167,23 @@ size_t heuristic_split_point(btr_cur_t *cursor, const Split_input &in) {
 }
 
 /** Choose the split and prove that it fits (S2). */
-blink_split::Plan choose_split(btr_cur_t *cursor, const Split_input &in,
-                               ulint level, mem_heap_t *heap) {
-  const dict_index_t *index = cursor->index;
-  auto hk_size = [&](size_t k, bool with_tuple) -> size_t {
-    ulint *offsets;
-    page_blink_build_hk(index, item_rec(in, k, with_tuple), level, heap,
-                        &offsets);
-    return rec_offs_size(offsets);
-  };
+blink_split::Plan choose_split(btr_cur_t *cursor, const Split_input &in) {
+  /* F1: both halves keep room for a high key of any length, whatever
+high key they get now, so that a later merge can replace it. */
+  const size_t reserve = btr_blink_hk_reserve(cursor->index);
+  auto hk_size = [reserve](size_t, bool) -> size_t { return reserve; };
   const blink_split::Items<decltype(hk_size)> items(
-      in.sizes, in.tuple_pos, in.tuple_size, in.old_hk_size, hk_size);
+      in.sizes, in.tuple_pos, in.tuple_size, reserve, hk_size);
   auto fit = [](size_t bytes, size_t n) {
     return blink_split::fits(bytes, n, page_get_free_space_of_empty(true),
                              [](size_t m) { return page_dir_calc_reserved_space(m); });
   };
   const auto plan =
       blink_split::choose(items, heuristic_split_point(cursor, in), fit);
-  /* Records are at most half a page and keys far less, so one of the
-  splits without the tuple always fits (README.blink.md, S2; checked by
-  btr0blink_split-t over random pages). */
+  /* Records are at most half a page and the room for a high key less than
+  a page minus two of them, so one of the splits without the tuple always
+  fits (README.blink.md, S2; checked by btr0blink_split-t over random
+  pages). */
   ut_a(plan.has_value());
   return *plan;
 }
@@ -249,7 +243,7 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
 
   const Split_input in = read_split_input(cursor, tuple, split_heap);
   const ulint level = btr_page_get_level(page);
-  const blink_split::Plan plan = choose_split(cursor, in, level, split_heap);
+  const blink_split::Plan plan = choose_split(cursor, in);
   const bool with_tuple = plan.with_tuple;
 
   /* S3: the right page starts with S[k]; the left page's new high key and
@@ -341,11 +335,19 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   return rec;
 }
 
-ulint btr_blink_bulk_reserve(const dict_index_t *index) {
+ulint btr_blink_hk_reserve(const dict_index_t *index) {
   /* The largest node pointer, plus the directory slot that
   page_get_max_insert_size() sets aside for one more record. */
   return index->blink ? dict_index_node_ptr_max_size(index) + PAGE_DIR_SLOT_SIZE
                       : 0;
+}
+
+ulint btr_blink_max_insert_size(const dict_index_t *index, const page_t *page,
+                                ulint max_size) {
+  ut_ad(index->blink);
+  const ulint room = max_size + page_blink_get_hk(page).rec_size();
+  const ulint reserve = btr_blink_hk_reserve(index);
+  return room > reserve ? room - reserve : 0;
 }
 
 void btr_blink_bulk_set_hk(dict_index_t *index, buf_block_t *block,
@@ -358,7 +360,7 @@ void btr_blink_bulk_set_hk(dict_index_t *index, buf_block_t *block,
   const rec_t *first = rec_convert_dtuple_to_rec(buf, index, next_first);
   ulint *offsets;
   const rec_t *hk = page_blink_build_hk(index, first, level, heap, &offsets);
-  /* btr_blink_bulk_reserve() kept the room. */
+  /* F1: the loader kept btr_blink_hk_reserve() free. */
   ut_a(page_blink_set_hk(block, index, hk, offsets, mtr));
   mem_heap_free(heap);
 }
@@ -378,9 +380,7 @@ void btr_blink_left_takes_range(dict_index_t *index, const page_t *page,
 
   page_blink_remove_hk(left_block, mtr);
   if (hk != nullptr) {
-    /* The left page's old high key was the page's separator; the page's
-    own high key is no longer than any separator, so it fits where the old
-    one was. */
+    /* F1: the left page kept room for a high key of any length. */
     ut_a(page_blink_set_hk(left_block, index, hk, offsets, mtr));
   }
   mem_heap_free(heap);
@@ -410,6 +410,7 @@ void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
                                         btr_page_get_level(page) + 1, heap,
                                         &offsets);
   page_blink_remove_hk(left_block, mtr);
+  /* F1: the left sibling kept room for a high key of any length. */
   ut_a(page_blink_set_hk(left_block, index, hk, offsets, mtr));
   mem_heap_free(heap);
 }

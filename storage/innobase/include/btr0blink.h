@@ -106,13 +106,26 @@ void btr_attach_half_pages(uint32_t flags, dict_index_t *index,
                            buf_block_t *new_block, ulint direction,
                            mtr_t *mtr);
 
-/** Bytes a bulk-loaded page of a B-link index keeps free for its high key,
-which is only known once the next entry does not fit (0 for other indexes).
-@param[in] index  index being loaded */
-ulint btr_blink_bulk_reserve(const dict_index_t *index);
+/** F1: the room every page of a B-link index keeps for its high key: the
+largest node pointer of the index plus a directory slot (0 for other
+indexes).  A merge or a separator change may give a page any high key of
+its index; with this room it always fits.
+@param[in] index  index */
+ulint btr_blink_hk_reserve(const dict_index_t *index);
 
-/** Bulk load: write the high key of a full page whose right sibling will
-start with next_first.
+/** F1: how many bytes of records a page of a B-link index can still take
+while keeping room for a high key of any length.
+@param[in] index     B-link index
+@param[in] page      its page
+@param[in] max_size  what stock code would allow (bytes free after
+                     reorganize, plus what the operation gives back)
+@return max_size, less the room kept for the high key (the page's current
+high key counts as part of that room) */
+ulint btr_blink_max_insert_size(const dict_index_t *index, const page_t *page,
+                                ulint max_size);
+
+/** Bulk load: write the high key of a full page (full up to
+btr_blink_hk_reserve()) whose right sibling will start with next_first.
 @param[in]     index       B-link index
 @param[in,out] block       the full page, X-latched in mtr, finished
 @param[in]     level       its level
@@ -123,8 +136,9 @@ void btr_blink_bulk_set_hk(dict_index_t *index, buf_block_t *block,
                            mtr_t *mtr);
 
 /** G1, G3: a page leaves its level and its left sibling takes over its key
-range: give the left sibling the page's high key.  May reorganize the left
-sibling: callers call it after their last use of a record pointer into it.
+range: give the left sibling the page's high key (it fits: F1).  May
+reorganize the left sibling: callers call it after their last use of a
+record pointer into it.
 @param[in]     index       B-link index
 @param[in]     page        the page that leaves (X-latched)
 @param[in,out] left_block  its left sibling (X-latched)

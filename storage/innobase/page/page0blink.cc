@@ -244,11 +244,14 @@ bool page_blink_validate_hk(const page_t *page, ulint *size) {
   }
   const ulint heap_top = page_header_get_field(page, PAGE_HEAP_TOP);
   if (hk.start() < PAGE_NEW_SUPREMUM_END || hk.origin + hk.data > heap_top ||
-      hk.extra < REC_N_NEW_EXTRA_BYTES ||
-      rec_get_status(page + hk.origin) != REC_STATUS_NODE_PTR) {
+      hk.extra < REC_N_NEW_EXTRA_BYTES || hk.data < REC_NODE_PTR_SIZE ||
+      rec_get_status(page + hk.origin) != REC_STATUS_NODE_PTR ||
+      rec_get_info_bits(page + hk.origin, true) != 0 ||
+      mach_read_from_4(page + hk.origin + hk.data - REC_NODE_PTR_SIZE) !=
+          FIL_NULL) {
     ib::error() << "B-link page " << page_get_page_no(page)
                 << ": high key header points outside the heap or at no "
-                   "node pointer record (origin "
+                   "node pointer record with child FIL_NULL (origin "
                 << hk.origin << ", extra " << hk.extra << ", data " << hk.data
                 << ", heap top " << heap_top << ")";
     return false;
