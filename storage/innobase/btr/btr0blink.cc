@@ -218,6 +218,26 @@ rec_t *copy_hk(const dict_index_t *index, const page_t *page,
   return rec;
 }
 
+/** The high key that bounds a page whose right neighbour starts with the
+entry tuple (a leaf entry or a node pointer of level), in heap. */
+const rec_t *hk_from_tuple(const dict_index_t *index, const dtuple_t *tuple,
+                           ulint level, mem_heap_t *heap, ulint **offsets) {
+  byte *buf = static_cast<byte *>(
+      mem_heap_alloc(heap, rec_get_converted_size(index, tuple)));
+  const rec_t *rec = rec_convert_dtuple_to_rec(buf, index, tuple);
+  return page_blink_build_hk(index, rec, level, heap, offsets);
+}
+
+/** Give a page a new high key, or none (hk == nullptr).  F1 guarantees the
+room, whatever the length. */
+void replace_hk(buf_block_t *block, dict_index_t *index, const rec_t *hk,
+                const ulint *offsets, mtr_t *mtr) {
+  page_blink_remove_hk(block, mtr);
+  if (hk != nullptr) {
+    ut_a(page_blink_set_hk(block, index, hk, offsets, mtr));
+  }
+}
+
 }  // namespace
 
 rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
@@ -354,14 +374,12 @@ void btr_blink_bulk_set_hk(dict_index_t *index, buf_block_t *block,
                            size_t level, const dtuple_t *next_first,
                            mtr_t *mtr) {
   ut_ad(index->blink);
+  ut_ad(!page_blink_get_hk(buf_block_get_frame(block)).exists());
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
-  byte *buf = static_cast<byte *>(
-      mem_heap_alloc(heap, rec_get_converted_size(index, next_first)));
-  const rec_t *first = rec_convert_dtuple_to_rec(buf, index, next_first);
   ulint *offsets;
-  const rec_t *hk = page_blink_build_hk(index, first, level, heap, &offsets);
+  const rec_t *hk = hk_from_tuple(index, next_first, level, heap, &offsets);
   /* F1: the loader kept btr_blink_hk_reserve() free. */
-  ut_a(page_blink_set_hk(block, index, hk, offsets, mtr));
+  replace_hk(block, index, hk, offsets, mtr);
   mem_heap_free(heap);
 }
 
@@ -377,12 +395,7 @@ void btr_blink_left_takes_range(dict_index_t *index, const page_t *page,
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
   ulint *offsets = nullptr;
   const rec_t *hk = copy_hk(index, page, heap, &offsets);
-
-  page_blink_remove_hk(left_block, mtr);
-  if (hk != nullptr) {
-    /* F1: the left page kept room for a high key of any length. */
-    ut_a(page_blink_set_hk(left_block, index, hk, offsets, mtr));
-  }
+  replace_hk(left_block, index, hk, offsets, mtr);
   mem_heap_free(heap);
 }
 
@@ -399,18 +412,10 @@ void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
                     block->page.size, RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
 
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
-  const ulint size = rec_get_converted_size(index, node_ptr);
-  byte *buf = static_cast<byte *>(mem_heap_alloc(heap, size));
-  const rec_t *ptr_rec = rec_convert_dtuple_to_rec(buf, index, node_ptr);
   ulint *offsets;
-  /* The node pointer's key fields are the key of the page's first node
-  pointer; page_blink_build_hk() takes them from a node pointer record at
-  a non-leaf level. */
-  const rec_t *hk = page_blink_build_hk(index, ptr_rec,
-                                        btr_page_get_level(page) + 1, heap,
-                                        &offsets);
-  page_blink_remove_hk(left_block, mtr);
-  /* F1: the left sibling kept room for a high key of any length. */
-  ut_a(page_blink_set_hk(left_block, index, hk, offsets, mtr));
+  /* node_ptr lives in the parent, one level up. */
+  const rec_t *hk = hk_from_tuple(index, node_ptr, btr_page_get_level(page) + 1,
+                                  heap, &offsets);
+  replace_hk(left_block, index, hk, offsets, mtr);
   mem_heap_free(heap);
 }

@@ -18,8 +18,10 @@ for more details.
  validator.  The protocol is btr/README.blink.md; rules are cited by name
  (M1.., S1.., G1.., HK1..).
 
- Included by the few upstream files that call into it (btr0btr.cc,
- btr0cur.cc, dict0crea.cc, dict0dd.cc, ha_innodb.cc) and by our own. */
+ Included by the upstream files that call into it (btr0btr.cc, btr0cur.cc,
+ btr0load.cc, dict0crea.cc, dict0dd.cc, ha_innodb.cc, handler0alter.cc,
+ i_s.cc, ibuf0ibuf.cc) and by our own; none of them is a widely included
+ header. */
 
 #ifndef btr0blink_h
 #define btr0blink_h
