@@ -238,6 +238,31 @@ void replace_hk(buf_block_t *block, dict_index_t *index, const rec_t *hk,
   }
 }
 
+#ifdef UNIV_DEBUG
+/** Tests of the incomplete-split flag (README.blink.md, "Tests"): link the
+right half into its level as btr_attach_half_pages() does for FSP_UP, but
+give the parent no downlink.  This is the state part 3 leaves between a
+split's two mini-transactions; part 1 cannot search such a tree past the
+left half, so the tests only validate, reorganize and recover it. */
+void link_without_downlink(dict_index_t *index, buf_block_t *block,
+                           buf_block_t *new_block, mtr_t *mtr) {
+  page_t *page = buf_block_get_frame(block);
+  const page_no_t next_no = btr_page_get_next(page, mtr);
+  if (next_no != FIL_NULL) {
+    buf_block_t *next_block =
+        btr_block_get(page_id_t(block->page.id.space(), next_no),
+                      block->page.size, RW_X_LATCH, UT_LOCATION_HERE, index,
+                      mtr);
+    btr_page_set_prev(buf_block_get_frame(next_block), nullptr,
+                      new_block->page.id.page_no(), mtr);
+  }
+  page_t *new_page = buf_block_get_frame(new_block);
+  btr_page_set_next(new_page, nullptr, next_no, mtr);
+  btr_page_set_prev(new_page, nullptr, block->page.id.page_no(), mtr);
+  btr_page_set_next(page, nullptr, new_block->page.id.page_no(), mtr);
+}
+#endif /* UNIV_DEBUG */
+
 }  // namespace
 
 rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
@@ -302,7 +327,19 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   btr_page_create(new_block, nullptr, index, level, mtr);
 
   page_blink_remove_hk(block, mtr);
-  btr_attach_half_pages(flags, index, block, first_rec, new_block, FSP_UP, mtr);
+  /* Tests: blink_split_incomplete leaves the split as part 3 does between
+  its mini-transactions (no downlink, left half flagged);
+  blink_corrupt_no_downlink does the same without the flag, and
+  blink_corrupt_incomplete_flag flags a complete split. */
+  bool downlink = true;
+  DBUG_EXECUTE_IF("blink_split_incomplete", downlink = false;);
+  DBUG_EXECUTE_IF("blink_corrupt_no_downlink", downlink = false;);
+  if (downlink) {
+    btr_attach_half_pages(flags, index, block, first_rec, new_block, FSP_UP,
+                          mtr);
+  } else {
+    ut_d(link_without_downlink(index, block, new_block, mtr));
+  }
 
   /* Tests of the validator: a right half whose left link is wrong. */
   DBUG_EXECUTE_IF("blink_corrupt_sibling_link",
@@ -318,6 +355,12 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
     ut_a(page_blink_set_hk(new_block, index, old_hk, old_hk_offsets, mtr));
   }
   ut_a(page_blink_set_hk(block, index, left_hk, left_hk_offsets, mtr));
+  DBUG_EXECUTE_IF("blink_split_incomplete",
+                  page_blink_set_flags(block, PAGE_BLINK_INCOMPLETE_SPLIT,
+                                       mtr););
+  DBUG_EXECUTE_IF("blink_corrupt_incomplete_flag",
+                  page_blink_set_flags(block, PAGE_BLINK_INCOMPLETE_SPLIT,
+                                       mtr););
 
   (level == 0 ? btr_blink_stats.leaf_splits : btr_blink_stats.nonleaf_splits)
       .fetch_add(1, std::memory_order_relaxed);

@@ -35,6 +35,7 @@ for more details.
 #include "btr0blink.h"
 
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -98,9 +99,19 @@ class Validator {
   void check_level(const std::vector<Expected> &expected, ulint level,
                    mem_heap_t *heap, std::vector<Expected> *children);
 
+  /** Check one page.  If it is the left half of an incomplete split, set
+  *unlinked to what its right sibling, which has no downlink, must be. */
   void check_page(const page_t *page, const Expected &e, page_no_t next_expected,
                   ulint level, Left *left, mem_heap_t *heap,
-                  std::vector<Expected> *children, mtr_t *mtr);
+                  std::vector<Expected> *children,
+                  std::optional<Expected> *unlinked, mtr_t *mtr);
+
+  /** Check the right links and the high key of a page against the level
+  above (L1, D1, HK1, HK3, and the incomplete-split flag). */
+  void check_links(const page_t *page, const Expected &e,
+                   page_no_t next_expected, ulint level, const Left &left,
+                   mem_heap_t *heap, std::optional<Expected> *unlinked,
+                   mtr_t *mtr);
 
   void check_records(const page_t *page, const Expected &e, ulint level,
                      Left *left, mem_heap_t *heap,
@@ -196,16 +207,20 @@ void Validator::run() {
 void Validator::check_level(const std::vector<Expected> &expected, ulint level,
                             mem_heap_t *heap, std::vector<Expected> *children) {
   Left left;
-  for (size_t i = 0; i < expected.size(); ++i) {
+  /* The right half of an incomplete split: it comes between two downlinks
+  of the level above. */
+  std::optional<Expected> unlinked;
+  for (size_t i = 0; unlinked.has_value() || i < expected.size();) {
     if (m_trx != nullptr && trx_is_interrupted(m_trx)) {
       throw Interrupted{};
     }
-    const Expected &e = expected[i];
+    const Expected e = unlinked.has_value() ? *unlinked : expected[i++];
+    unlinked.reset();
     if (!m_seen.insert(e.page_no).second) {
       fail(e.page_no, level, "reached twice (L1, D1)");
     }
     const page_no_t next_expected =
-        i + 1 < expected.size() ? expected[i + 1].page_no : FIL_NULL;
+        i < expected.size() ? expected[i].page_no : FIL_NULL;
 
     mtr_t mtr;
     mtr.start();
@@ -214,7 +229,7 @@ void Validator::check_level(const std::vector<Expected> &expected, ulint level,
                       RW_S_LATCH, UT_LOCATION_HERE, m_index, &mtr);
     try {
       check_page(buf_block_get_frame(block), e, next_expected, level, &left,
-                 heap, children, &mtr);
+                 heap, children, &unlinked, &mtr);
     } catch (...) {
       mtr.commit();
       throw;
@@ -226,7 +241,7 @@ void Validator::check_level(const std::vector<Expected> &expected, ulint level,
 void Validator::check_page(const page_t *page, const Expected &e,
                            page_no_t next_expected, ulint level, Left *left,
                            mem_heap_t *heap, std::vector<Expected> *children,
-                           mtr_t *mtr) {
+                           std::optional<Expected> *unlinked, mtr_t *mtr) {
   const page_no_t page_no = e.page_no;
   std::ostringstream s;
 
@@ -240,46 +255,67 @@ void Validator::check_page(const page_t *page, const Expected &e,
     fail(page_no, level, s.str());
   }
 
-  /* L1 and D1: the children of the level above, in order, are the sibling
-  chain of this level. */
+  ulint hk_size;
+  if (!page_blink_validate_hk(page, &hk_size)) {
+    fail(page_no, level, "inconsistent B-link header (see the error log)");
+  }
+  check_links(page, e, next_expected, level, *left, heap, unlinked, mtr);
+  check_records(page, e, level, left, heap, children);
+  left->page_no = page_no;
+}
+
+void Validator::check_links(const page_t *page, const Expected &e,
+                            page_no_t next_expected, ulint level,
+                            const Left &left, mem_heap_t *heap,
+                            std::optional<Expected> *unlinked, mtr_t *mtr) {
+  const page_no_t page_no = e.page_no;
   const page_no_t prev = btr_page_get_prev(page, mtr);
   const page_no_t next = btr_page_get_next(page, mtr);
-  if (prev != left->page_no) {
-    s << "left link is " << prev << ", expected " << left->page_no << " (L1)";
+  const rec_t *hk = page_blink_get_hk_rec(page);
+  std::ostringstream s;
+
+  if (prev != left.page_no) {
+    s << "left link is " << prev << ", expected " << left.page_no << " (L1)";
     fail(page_no, level, s.str());
   }
+  if ((hk != nullptr) != (next != FIL_NULL)) {
+    fail(page_no, level,
+         hk != nullptr ? "has a high key but no right sibling (HK1)"
+                       : "has a right sibling but no high key (HK1)");
+  }
+
+  if (page_blink_get_flags(page) & PAGE_BLINK_INCOMPLETE_SPLIT) {
+    /* D1's exception: the right sibling is the right half of a split whose
+    downlink the level above does not have yet.  It holds the keys from
+    this page's high key up to where this page's range used to end. */
+    if (next == FIL_NULL || next == next_expected) {
+      s << "is flagged as an incomplete split, but its right sibling "
+        << (next == FIL_NULL ? "does not exist" : "has a downlink");
+      fail(page_no, level, s.str());
+    }
+    if (e.high != nullptr && cmp_key(m_index, e.high, hk, m_scratch.get()) <= 0) {
+      fail(page_no, level,
+           "high key of an incomplete split is not below the separator of "
+           "the level above (HK3)");
+    }
+    *unlinked = Expected{next, key_of(m_index, hk, 1, heap), e.high};
+    return;
+  }
+
+  /* L1 and D1: the children of the level above, in order, are the sibling
+  chain of this level. */
   if (next != next_expected) {
     s << "right link is " << next << ", but the next downlink of the level "
       << "above is " << next_expected
       << " (L1, D1: a page without downlink, or downlinks out of order)";
     fail(page_no, level, s.str());
   }
-
-  ulint hk_size;
-  if (!page_blink_validate_hk(page, &hk_size)) {
-    fail(page_no, level, "inconsistent B-link header (see the error log)");
-  }
-  if (page_blink_get_flags(page) != 0) {
-    /* Part 1 of the protocol never leaves a split incomplete. */
-    s << "has flags " << page_blink_get_flags(page);
+  if (hk != nullptr &&
+      (e.high == nullptr || cmp_key(m_index, e.high, hk, m_scratch.get()) != 0)) {
+    s << "high key differs from the separator of page " << next
+      << " in the level above (HK3)";
     fail(page_no, level, s.str());
   }
-
-  const rec_t *hk = page_blink_get_hk_rec(page);
-  if ((hk != nullptr) != (next != FIL_NULL)) {
-    fail(page_no, level,
-         hk != nullptr ? "has a high key but no right sibling (HK1)"
-                       : "has a right sibling but no high key (HK1)");
-  }
-  if (hk != nullptr) {
-    if (e.high == nullptr || cmp_key(m_index, e.high, hk, m_scratch.get()) != 0) {
-      s << "high key differs from the separator of page " << next
-        << " in the level above (HK3)";
-      fail(page_no, level, s.str());
-    }
-  }
-  check_records(page, e, level, left, heap, children);
-  left->page_no = page_no;
 }
 
 void Validator::check_records(const page_t *page, const Expected &e,

@@ -66,7 +66,8 @@ index, rely on the magic. */
 constexpr uint16_t PAGE_BLINK_MAGIC_VALUE = 0xB11C;
 
 /** Flag: the page was split and its parent does not have the downlink of
-its right half yet (part 3 of the protocol; never set in part 1). */
+its right half yet (part 3 of the protocol; in part 1 only debug tests of
+the validator and of the flags' survival set it). */
 constexpr uint16_t PAGE_BLINK_INCOMPLETE_SPLIT = 1;
 /** All flags this version knows. */
 constexpr uint16_t PAGE_BLINK_KNOWN_FLAGS = PAGE_BLINK_INCOMPLETE_SPLIT;
@@ -123,6 +124,12 @@ says there is none.  Nothing happens if the page has no high key.  Logged.
 @param[in,out] block  page, X-latched
 @param[in,out] mtr    mini-transaction */
 void page_blink_remove_hk(buf_block_t *block, mtr_t *mtr);
+
+/** Set a page's PAGE_BLINK_* flags.  Logged.
+@param[in,out] block  page, X-latched, not a root (R1)
+@param[in]     flags  the new flags
+@param[in,out] mtr    mini-transaction */
+void page_blink_set_flags(buf_block_t *block, uint16_t flags, mtr_t *mtr);
 
 /** Copy a page's high key into a buffer.
 @param[in]  page  page with a high key

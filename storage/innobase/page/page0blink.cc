@@ -161,6 +161,12 @@ void page_blink_remove_hk(buf_block_t *block, mtr_t *mtr) {
   write_header(page, page_blink_get_flags(page), page_blink_hk_t{}, mtr);
 }
 
+void page_blink_set_flags(buf_block_t *block, uint16_t flags, mtr_t *mtr) {
+  page_t *page = buf_block_get_frame(block);
+  ut_ad(!(flags & ~PAGE_BLINK_KNOWN_FLAGS));
+  write_header(page, flags, page_blink_get_hk(page), mtr);
+}
+
 rec_t *page_blink_copy_hk(const page_t *page, byte *buf) {
   const page_blink_hk_t hk = page_blink_get_hk(page);
   ut_a(hk.exists());
