@@ -4,7 +4,7 @@ PRESET ?= release
 export PRESET
 
 .PHONY: help run stop status deps source prepare build test fast-test \
-        refresh-patches clean bench
+        refresh-patches clean bench test-compat
 
 help:
 	@echo "make run              build the release fork, start it on ./var (PORT=3307) and print how to connect"
@@ -12,6 +12,8 @@ help:
 	@echo "make status           is it running?"
 	@echo "make test             fast tier, debug build, MTR (our suites + upstream smoke), harness smoke; ends 'N passed, N failed'"
 	@echo "make fast-test        the fast tier only: patch check and unit tests, seconds, no server"
+	@echo "make test-compat      builds stock and debug, then the data directory round trip stock -> fork"
+	@echo "                      with B-link tables -> stock (not in make test; FORK_PRESET=release to use that)"
 	@echo "make build PRESET=p   build a preset: release | debug | stock (pristine 9.7.2, same options)"
 	@echo "make prepare          bring build/fork/src up to date with patches/ and our files"
 	@echo "make refresh-patches  save edits made in build/fork/src back into the repository"
@@ -49,6 +51,10 @@ test: deps
 
 fast-test: deps
 	@FAST_ONLY=1 bash scripts/test.sh
+
+test-compat: source
+	@bash scripts/build.sh stock && bash scripts/build.sh $${FORK_PRESET:-debug}
+	@bash scripts/test-compat.sh
 
 bench: source
 	@bash scripts/build.sh release && bash scripts/build.sh stock && bash benchmarks/tools/build-go-tpc.sh

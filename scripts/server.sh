@@ -7,6 +7,8 @@
 #   VARDIR=DIR      my.cnf, socket, pid file and error log (default ./var)
 #   DATADIR=DIR     data directory (default $VARDIR/data)
 #   PORT=N          TCP port on 127.0.0.1 (default 3307)
+#   EXTRA_CNF=...   more [mysqld] lines, after the fork's switches (so they
+#                   override them), e.g. EXTRA_CNF=innodb_btree_blink=OFF
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -50,6 +52,7 @@ innodb_buffer_pool_size=1G
 innodb_redo_log_capacity=1G
 max_connections=2000
 $(fork_switches)
+${EXTRA_CNF:-}
 
 [client]
 socket=$sock

@@ -1,0 +1,159 @@
+#!/usr/bin/env bash
+# make test-compat: the drop-in round trip between stock 9.7.2 and the fork
+# with B-link indexes (issue 11, item 7; README.blink.md, "Which indexes are
+# B-link").  Not part of make test: it needs the stock build as well.
+#
+#   1. stock makes a data directory with two tables;
+#   2. the fork runs it with innodb_btree_blink OFF: nothing changes;
+#   3. the fork with the switch ON: a new table and a rebuilt one become
+#      B-link (3-level trees), the untouched one stays stock;
+#   4. stock is given that data directory: it must never return a wrong row
+#      (it may refuse the B-link tables; what it does is printed);
+#   5. the fork with the switch OFF rebuilds the B-link tables;
+#   6. stock reads every row of every table, CHECK TABLE clean.
+#
+#   FORK_PRESET=debug|release  fork build to use (default debug)
+#   VARDIR=DIR   scratch directory, emptied first (default build/compat)
+#   PORT=N       (default 3398)
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+FORK_PRESET=${FORK_PRESET:-debug}
+export VARDIR=${VARDIR:-$FORK_BUILD_DIR/compat} PORT=${PORT:-3398}
+export DATADIR=$VARDIR/data
+for p in stock "$FORK_PRESET"; do
+  [ -x "$(preset_obj "$p")/bin/mysqld" ] || die "no $p build: run make build PRESET=$p"
+done
+rm -rf "$VARDIR"; mkdir -p "$VARDIR"
+log=$VARDIR/mysqld.err
+
+n_pass=0 n_fail=0
+pass() { n_pass=$((n_pass + 1)); printf '  ok    %s\n' "$1"; }
+fail() { n_fail=$((n_fail + 1)); printf '  FAIL  %s\n' "$1"; }
+expect() {  # what actual expected
+  if [ "$2" = "$3" ]; then pass "$1"; else fail "$1: got '$2', expected '$3'"; fi
+}
+
+server() {  # preset start|stop [extra cnf lines]
+  PRESET=$1 EXTRA_CNF=${3:-} bash "$FORK_ROOT/scripts/server.sh" "$2" >/dev/null
+}
+q() {  # preset sql: tab-separated rows, no headers
+  "$(preset_obj "$1")/bin/mysql" --defaults-file="$VARDIR/my.cnf" -N -B -e "$2" compat
+}
+q_err() {  # preset sql: the rows, or the client's error message
+  "$(preset_obj "$1")/bin/mysql" --defaults-file="$VARDIR/my.cnf" -N -B -e "$2" compat 2>&1 || true
+}
+step() { printf '\n== %s\n' "$*"; }
+
+# A checksum of every row through the primary key and a count through the
+# secondary index.
+sums() {  # preset table
+  q "$1" "SELECT COUNT(*), SUM(CRC32(CONCAT_WS('|', pk, k, pad))) FROM $2;
+          SELECT COUNT(*), SUM(k) FROM $2 FORCE INDEX (k) WHERE k >= 0" | tr '\t\n' '  '
+}
+blink_indexes() {  # preset: B-link indexes of the compat schema
+  q "$1" "SELECT COUNT(*) FROM information_schema.INNODB_INDEXES i
+          JOIN information_schema.INNODB_TABLES t USING (TABLE_ID)
+          WHERE t.NAME LIKE 'compat/%' AND i.TYPE & 4096"
+}
+check_ok() {  # preset table
+  q "$1" "CHECK TABLE $2" | awk -F'\t' '{print $3 ":" $4}' | tr '\n' ' ' | sed 's/ $//'
+}
+create_sql() {  # table key-type
+  echo "CREATE TABLE $1 (pk $2 NOT NULL PRIMARY KEY, k INT NOT NULL,
+          pad VARCHAR(1000) NOT NULL, KEY k (k)) ENGINE=InnoDB CHARSET=latin1;"
+}
+fill_sql() {  # table first last pk-expression
+  echo "SET SESSION cte_max_recursion_depth = 100000;
+        INSERT INTO $1 WITH RECURSIVE s (n) AS
+          (SELECT $2 UNION ALL SELECT n + 1 FROM s WHERE n < $3)
+        SELECT $4, n % 101, REPEAT(CHAR(65 + n % 26), 200 + n % 800) FROM s;"
+}
+declare -A expected
+
+step "1. stock creates the data directory: t_keep and t_old"
+server stock start
+"$(preset_obj stock)/bin/mysql" --defaults-file="$VARDIR/my.cnf" -e "CREATE DATABASE compat"
+q stock "$(create_sql t_keep INT) $(create_sql t_old INT)
+         $(fill_sql t_keep 1 1000 n) $(fill_sql t_old 1 1000 'n * 3')"
+for t in t_keep t_old; do expected[$t]=$(sums stock $t); done
+server stock stop
+
+step "2. the fork, innodb_btree_blink OFF: runs the stock data directory unchanged"
+server "$FORK_PRESET" start innodb_btree_blink=OFF
+for t in t_keep t_old; do
+  expect "$t: every row" "$(sums "$FORK_PRESET" $t)" "${expected[$t]}"
+  expect "$t: CHECK TABLE" "$(check_ok "$FORK_PRESET" $t)" "status:OK"
+done
+expect "no B-link index" "$(blink_indexes "$FORK_PRESET")" 0
+server "$FORK_PRESET" stop
+
+step "3. the fork, innodb_btree_blink ON: t_new created, t_old rebuilt, t_keep untouched"
+server "$FORK_PRESET" start
+expect "switch ON (scripts/fork-switches.cnf)" "$(q "$FORK_PRESET" 'SELECT @@innodb_btree_blink')" 1
+expect "stock-made indexes stay stock" "$(blink_indexes "$FORK_PRESET")" 0
+q "$FORK_PRESET" "$(fill_sql t_old 1001 1500 'n * 3') ALTER TABLE t_old FORCE;
+                  $(create_sql t_new 'VARCHAR(400)')
+                  $(fill_sql t_new 1 3000 "LPAD(n * 7, 400, '0')")
+                  ANALYZE TABLE t_old, t_new" >/dev/null
+expect "B-link indexes: t_old and t_new, 2 each" "$(blink_indexes "$FORK_PRESET")" 4
+expect "B-link tablespaces flagged (32768)" "$(q "$FORK_PRESET" \
+  "SELECT GROUP_CONCAT(NAME, '=', FLAG & 32768 ORDER BY NAME)
+   FROM information_schema.INNODB_TABLESPACES WHERE NAME LIKE 'compat/%'")" \
+  "compat/t_keep=0,compat/t_new=32768,compat/t_old=32768"
+# A node pointer of t_new holds a 400-byte key, so a 16 KiB page has at most
+# 40 of them: more than 40 leaves need two levels above the leaves.
+leaves=$(q "$FORK_PRESET" "SELECT stat_value FROM mysql.innodb_index_stats
+  WHERE database_name = 'compat' AND table_name = 't_new'
+  AND index_name = 'PRIMARY' AND stat_name = 'n_leaf_pages'")
+expect "t_new's primary key has 3 levels ($leaves leaves > 40)" "$([ "$leaves" -gt 40 ] && echo yes)" yes
+for t in t_keep t_old t_new; do
+  expect "$t: CHECK TABLE (validator on B-link indexes)" "$(check_ok "$FORK_PRESET" $t)" "status:OK"
+done
+for t in t_old t_new; do expected[$t]=$(sums "$FORK_PRESET" $t); done
+expect "t_keep: every row" "$(sums "$FORK_PRESET" t_keep)" "${expected[t_keep]}"
+server "$FORK_PRESET" stop
+
+step "4. stock 9.7.2 given the data directory with B-link tables"
+: > "$log"
+if server stock start 2>/dev/null; then
+  echo "  stock started.  Its errors and warnings:"
+  grep -E "\[(ERROR|Warning)\]" "$log" | cut -c1-300 | sed 's/^/    | /' | head -20 || true
+  for t in t_old t_new; do
+    got=$(q_err stock "SELECT COUNT(*), SUM(CRC32(CONCAT_WS('|', pk, k, pad))) FROM $t")
+    echo "  SELECT from $t: $got"
+    case $got in
+      ERROR*) pass "$t: refused with an error, no rows";;
+      *) expect "$t: stock reads it: every row right" "$(sums stock $t)" "${expected[$t]}";;
+    esac
+  done
+  expect "t_keep: every row" "$(sums stock t_keep)" "${expected[t_keep]}"
+  expect "t_keep: CHECK TABLE" "$(check_ok stock t_keep)" "status:OK"
+  server stock stop
+  cp "$log" "$VARDIR/stock-on-blink.err"
+else
+  echo "  stock did not start.  The end of its error log:"
+  tail -15 "$log" | sed 's/^/    | /'
+  pass "stock refused to run the data directory (no rows returned)"
+fi
+
+step "5. the fork, innodb_btree_blink OFF: ALTER TABLE ... FORCE is the way back"
+server "$FORK_PRESET" start innodb_btree_blink=OFF
+q "$FORK_PRESET" "ALTER TABLE t_old FORCE; ALTER TABLE t_new FORCE"
+expect "no B-link index" "$(blink_indexes "$FORK_PRESET")" 0
+expect "no flagged tablespace" "$(q "$FORK_PRESET" "SELECT COUNT(*)
+  FROM information_schema.INNODB_TABLESPACES WHERE NAME LIKE 'compat/%' AND FLAG & 32768")" 0
+server "$FORK_PRESET" stop
+
+step "6. stock reads every row, CHECK TABLE clean"
+: > "$log"
+server stock start
+for t in t_keep t_old t_new; do
+  expect "$t: every row" "$(sums stock $t)" "${expected[$t]}"
+  expect "$t: CHECK TABLE" "$(check_ok stock $t)" "status:OK"
+done
+server stock stop
+
+printf '\ntest-compat: %d passed, %d failed (data directory and logs: %s)\n' \
+  "$n_pass" "$n_fail" "$VARDIR"
+[ "$n_fail" = 0 ]
