@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from innobench import main, parse, report, server  # noqa: E402
+from innobench import main, parse, report, server, workloads  # noqa: E402
 
 HISTOGRAM = """\
 Latency histogram (values are in milliseconds)
@@ -105,6 +105,14 @@ class OptionsTest(unittest.TestCase):
                          "benchmarks/run --profile full --threads 1,8")
         self.assertEqual(main.reproduce_command(["--profile=smoke", "--out", "a b"], "smoke"),
                          "benchmarks/run --profile=smoke --out 'a b'")
+
+    def test_oltp_insert_only_when_named(self):
+        names = [w.name for w in workloads.make(["sysbench"])]
+        self.assertNotIn("oltp_insert", names)
+        self.assertEqual([w.name for w in workloads.make(["oltp_insert", "split-insert"])],
+                         ["oltp_insert", "split-insert"])
+        with self.assertRaisesRegex(ValueError, "oltp_insert"):
+            workloads.make(["oltp_delete"])
 
     def test_bad_options(self):
         for bad in (["--isolation", "SERIALIZABLE"], ["--repeats", "0"], ["--profile", "x"]):
