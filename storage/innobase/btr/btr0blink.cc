@@ -32,9 +32,11 @@ for more details.
 #include "dict0dict.h"
 #include "fil0fil.h"
 #include "fsp0fsp.h"
+#include "ha_prototypes.h"
 #include "ibuf0ibuf.h"
 #include "lock0lock.h"
 #include "my_dbug.h"
+#include "mysqld_error.h"
 #include "page0blink.h"
 #include "page0cur.h"
 #include "page0page.h"
@@ -84,6 +86,53 @@ bool btr_blink_table_has_index(const dict_table_t *table) {
     }
   }
   return false;
+}
+
+uint32_t btr_blink_space_flags(const dict_table_t *table) {
+  const dict_index_t *clust = table->first_index();
+  return clust != nullptr && clust->blink ? FSP_FLAGS_MASK_BLINK : 0;
+}
+
+bool btr_blink_import_space_ok(const dict_table_t *table, uint32_t space_flags,
+                               THD *thd) {
+  const bool file_blink = space_flags & FSP_FLAGS_MASK_BLINK;
+  const bool table_blink = btr_blink_space_flags(table) != 0;
+  if (file_blink == table_blink) {
+    return true;
+  }
+  ib_errf(thd, IB_LOG_LEVEL_ERROR, ER_TABLE_SCHEMA_MISMATCH,
+          file_blink ? "The tablespace was exported from a table with B-link "
+                       "indexes, but this table's indexes are not B-link: "
+                       "create it with innodb_btree_blink=ON"
+                     : "The tablespace was exported from a table without "
+                       "B-link indexes, but this table's indexes are B-link: "
+                       "create it with innodb_btree_blink=OFF");
+  return false;
+}
+
+bool btr_blink_import_page_ok(const dict_index_t *index, const page_t *page) {
+  const page_no_t next = mach_read_from_4(page + FIL_PAGE_NEXT);
+  if (next == FIL_NULL && mach_read_from_4(page + FIL_PAGE_PREV) == FIL_NULL) {
+    return true; /* a root (R1): its B-link header bytes are segment headers */
+  }
+  const bool has_header = page_blink_has_header(page);
+  const bool ok = index->blink
+                      ? next == FIL_NULL || page_blink_get_hk(page).exists()
+                      : !has_header;
+  if (!ok) {
+    ib::error() << "IMPORT: page " << page_get_page_no(page) << " of index "
+                << index->name() << " of table " << index->table->name
+                << (index->blink ? " has a right sibling but no high key, "
+                                   "while the index is B-link"
+                                 : " has a B-link header, while the index is "
+                                   "not B-link");
+  }
+  return ok;
+}
+
+bool btr_blink_import_validate(dict_index_t *index) {
+  std::string violation;
+  return !index->blink || btr_blink_validate_index(index, nullptr, &violation);
 }
 
 uint64_t btr_blink_n_cached_indexes() {

@@ -81,16 +81,36 @@ void btr_blink_decide(dict_index_t *index);
 /** @return whether any index of table is B-link */
 bool btr_blink_table_has_index(const dict_table_t *table);
 
-/** Why IMPORT TABLESPACE refuses a table with B-link indexes (the text of
-ER_TABLE_SCHEMA_MISMATCH).  The other direction, a B-link tablespace file
-imported into a table without B-link indexes, is refused by the tablespace
-flags, which then differ (M3). */
-constexpr const char *BTR_BLINK_IMPORT_REFUSED =
-    "the table has B-link indexes (innodb_btree_blink), which IMPORT "
-    "TABLESPACE does not support yet; rebuild it with innodb_btree_blink=OFF "
-    "before DISCARD TABLESPACE";
+/** The B-link bit of the tablespace flags of a table (M3):
+FSP_FLAGS_MASK_BLINK if its clustered index is B-link, else 0.  For the code
+that derives a tablespace's flags from its table (IMPORT). */
+uint32_t btr_blink_space_flags(const dict_table_t *table);
 
-/** @return number of B-link indexes in the dictionary cache */
+/** IMPORT, Phase I: whether the .ibd's tablespace flags and the table agree
+about B-link; if not, tell the client why (ER_TABLE_SCHEMA_MISMATCH).
+@param[in] table        the table being imported into
+@param[in] space_flags  FSP flags of the .ibd
+@param[in] thd          the session, for the error message
+@return true if they agree */
+bool btr_blink_import_space_ok(const dict_table_t *table, uint32_t space_flags,
+                               THD *thd);
+
+/** IMPORT, Phase I: whether a page of the .ibd agrees with the protocol of
+the index it belongs to.  A page of a B-link index that has a right sibling
+carries a high key (HK1); a page of a stock index has no B-link header.  A
+flagged tablespace can hold stock indexes (CREATE INDEX with the switch
+OFF) and the .cfg file does not say which indexes are B-link, so the pages
+are the only witness.  Root pages are not looked at (R1).  Logs a mismatch.
+@param[in] index  the index of the table being imported into
+@param[in] page   index page of the .ibd
+@return true if they agree */
+bool btr_blink_import_page_ok(const dict_index_t *index, const page_t *page);
+
+/** IMPORT, after the stock checks: the B-link validator on an imported
+B-link index.
+@return true if the index is not B-link or the validator found nothing */
+bool btr_blink_import_validate(dict_index_t *index);
+
 uint64_t btr_blink_n_cached_indexes();
 
 /** Split a page of a B-link index and insert a tuple, under today's
