@@ -5,8 +5,8 @@
 #
 #   1. stock makes a data directory with two tables;
 #   2. the fork runs it with innodb_btree_blink OFF: nothing changes;
-#   3. the fork with the switch ON: a new table and a rebuilt one become
-#      B-link (3-level trees), the untouched one stays stock;
+#   3. the fork with the switch ON: a new table (3-level trees) and a
+#      rebuilt one become B-link, the untouched one stays stock;
 #   4. stock is given that data directory: it must never return a wrong row
 #      (it may refuse the B-link tables; what it does is printed);
 #   5. the fork with the switch OFF rebuilds the B-link tables;
@@ -26,6 +26,9 @@ for p in stock "$FORK_PRESET"; do
 done
 rm -rf "$VARDIR"; mkdir -p "$VARDIR"
 log=$VARDIR/mysqld.err
+# Whichever server is up when a step fails is stopped (the same VARDIR, so
+# either preset's stop finds it by its pid file).
+trap 'PRESET=stock bash "$FORK_ROOT/scripts/server.sh" stop >/dev/null 2>&1 || true' EXIT
 
 n_pass=0 n_fail=0
 pass() { n_pass=$((n_pass + 1)); printf '  ok    %s\n' "$1"; }
@@ -132,9 +135,11 @@ if server stock start 2>/dev/null; then
   server stock stop
   cp "$log" "$VARDIR/stock-on-blink.err"
 else
+  # Stock started on this data directory when this test was written: not
+  # starting is news, whatever the reason (port in use, a timeout).
   echo "  stock did not start.  The end of its error log:"
   tail -15 "$log" | sed 's/^/    | /'
-  pass "stock refused to run the data directory (no rows returned)"
+  fail "stock did not start on the data directory with B-link tables"
 fi
 
 step "5. the fork, innodb_btree_blink OFF: ALTER TABLE ... FORCE is the way back"

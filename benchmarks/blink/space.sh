@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The space B-link high keys take: index pages per million rows, fork with
-# innodb_btree_blink OFF and ON, on the same data (README.blink.md,
+# The space B-link high keys take: index pages (and pages per million rows),
+# fork with innodb_btree_blink OFF and ON, on the same data (README.blink.md,
 # "Benchmark").  Not a timed run: page counts are deterministic.
 #
 #   benchmarks/blink/space.sh [rows]        (default 1000000)
@@ -15,6 +15,7 @@
 #            preloaded in key order, then one insert between every two.
 # FORK_PRESET=release|debug (default release), VARDIR (default build/blink-space).
 set -euo pipefail
+shopt -s inherit_errexit   # a failure inside $(measure ...) stops the script
 . "$(dirname "$0")/../../scripts/lib.sh"
 
 rows=${1:-1000000}
@@ -68,7 +69,9 @@ innodb_buffer_pool_size=4G" bash "$FORK_ROOT/scripts/server.sh" start >/dev/null
   bash "$FORK_ROOT/scripts/server.sh" stop >/dev/null
 }
 
-off=$(measure OFF) on=$(measure ON)
+trap 'bash "$FORK_ROOT/scripts/server.sh" stop >/dev/null 2>&1 || true' EXIT
+off=$(measure OFF)
+on=$(measure ON)
 python3 - "$off" "$on" <<'EOF'
 import sys
 def parse(text):

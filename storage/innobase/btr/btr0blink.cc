@@ -110,15 +110,16 @@ bool btr_blink_import_space_ok(const dict_table_t *table, uint32_t space_flags,
   return false;
 }
 
-bool btr_blink_import_page_ok(const dict_index_t *index, const page_t *page) {
-  const page_no_t next = mach_read_from_4(page + FIL_PAGE_NEXT);
-  if (next == FIL_NULL && mach_read_from_4(page + FIL_PAGE_PREV) == FIL_NULL) {
-    return true; /* a root (R1): its B-link header bytes are segment headers */
+bool btr_blink_import_page_ok(const dict_index_t *index, const page_t *page,
+                              ulint space_flags) {
+  if (!(space_flags & FSP_FLAGS_MASK_BLINK) ||
+      page_get_page_no(page) == dict_index_get_page(index)) {
+    return true;
   }
-  const bool has_header = page_blink_has_header(page);
+  const page_no_t next = mach_read_from_4(page + FIL_PAGE_NEXT);
   const bool ok = index->blink
                       ? next == FIL_NULL || page_blink_get_hk(page).exists()
-                      : !has_header;
+                      : !page_blink_has_header(page);
   if (!ok) {
     ib::error() << "IMPORT: page " << page_get_page_no(page) << " of index "
                 << index->name() << " of table " << index->table->name
@@ -380,9 +381,9 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   its mini-transactions (no downlink, left half flagged);
   blink_corrupt_no_downlink does the same without the flag, and
   blink_corrupt_incomplete_flag flags a complete split. */
-  bool downlink = true;
-  DBUG_EXECUTE_IF("blink_split_incomplete", downlink = false;);
-  DBUG_EXECUTE_IF("blink_corrupt_no_downlink", downlink = false;);
+  const bool downlink =
+      !DBUG_EVALUATE_IF("blink_split_incomplete", true, false) &&
+      !DBUG_EVALUATE_IF("blink_corrupt_no_downlink", true, false);
   if (downlink) {
     btr_attach_half_pages(flags, index, block, first_rec, new_block, FSP_UP,
                           mtr);
@@ -404,12 +405,10 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
     ut_a(page_blink_set_hk(new_block, index, old_hk, old_hk_offsets, mtr));
   }
   ut_a(page_blink_set_hk(block, index, left_hk, left_hk_offsets, mtr));
-  DBUG_EXECUTE_IF("blink_split_incomplete",
-                  page_blink_set_flags(block, PAGE_BLINK_INCOMPLETE_SPLIT,
-                                       mtr););
-  DBUG_EXECUTE_IF("blink_corrupt_incomplete_flag",
-                  page_blink_set_flags(block, PAGE_BLINK_INCOMPLETE_SPLIT,
-                                       mtr););
+  if (DBUG_EVALUATE_IF("blink_split_incomplete", true, false) ||
+      DBUG_EVALUATE_IF("blink_corrupt_incomplete_flag", true, false)) {
+    page_blink_set_flags(block, PAGE_BLINK_INCOMPLETE_SPLIT, mtr);
+  }
 
   (level == 0 ? btr_blink_stats.leaf_splits : btr_blink_stats.nonleaf_splits)
       .fetch_add(1, std::memory_order_relaxed);

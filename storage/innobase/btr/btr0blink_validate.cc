@@ -30,7 +30,9 @@ for more details.
  child's first key respects its node pointer).  Because the children of all
  node pointers of a level, in order, must form exactly the sibling chain of
  the level below, a page without a downlink or a downlink out of order is
- found as a break in that chain (D1). */
+ found as a break in that chain (D1); the one allowed break is the right
+ sibling of a page flagged INCOMPLETE_SPLIT, which is checked in the place
+ of the downlink it does not have yet. */
 
 #include "btr0blink.h"
 

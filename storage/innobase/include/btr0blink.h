@@ -95,22 +95,29 @@ about B-link; if not, tell the client why (ER_TABLE_SCHEMA_MISMATCH).
 bool btr_blink_import_space_ok(const dict_table_t *table, uint32_t space_flags,
                                THD *thd);
 
-/** IMPORT, Phase I: whether a page of the .ibd agrees with the protocol of
-the index it belongs to.  A page of a B-link index that has a right sibling
-carries a high key (HK1); a page of a stock index has no B-link header.  A
-flagged tablespace can hold stock indexes (CREATE INDEX with the switch
-OFF) and the .cfg file does not say which indexes are B-link, so the pages
-are the only witness.  Root pages are not looked at (R1).  Logs a mismatch.
-@param[in] index  the index of the table being imported into
-@param[in] page   index page of the .ibd
+/** IMPORT, Phase I: whether a page of a flagged .ibd agrees with the
+protocol of the index it belongs to.  A page of a B-link index that has a
+right sibling carries a high key (HK1); a page of a stock index has no
+B-link header.  A flagged tablespace can hold stock indexes (CREATE INDEX
+with the switch OFF) and the .cfg file does not say which indexes are
+B-link, so the pages are the only witness.  Pages of an unflagged .ibd are
+not looked at: stock does not clear the B-link header's bytes on non-root
+pages, and btr_blink_import_space_ok() has made sure that no index of the
+table is B-link.  Neither are root pages (R1).  Logs a mismatch.
+@param[in] index        the index of the table being imported into, whose
+                        root page number is the .ibd's
+@param[in] page         index page of the .ibd
+@param[in] space_flags  FSP flags of the .ibd
 @return true if they agree */
-bool btr_blink_import_page_ok(const dict_index_t *index, const page_t *page);
+bool btr_blink_import_page_ok(const dict_index_t *index, const page_t *page,
+                              ulint space_flags);
 
 /** IMPORT, after the stock checks: the B-link validator on an imported
 B-link index.
 @return true if the index is not B-link or the validator found nothing */
 bool btr_blink_import_validate(dict_index_t *index);
 
+/** @return number of B-link indexes in the dictionary cache */
 uint64_t btr_blink_n_cached_indexes();
 
 /** Split a page of a B-link index and insert a tuple, under today's
