@@ -41,19 +41,11 @@ class Context:
         return r.stdout
 
 
-# sysbench seeds its generator from the clock unless told otherwise, so two
-# servers' prepares would load different k values (and different index
-# statistics): a fixed seed gives every server the same rows and, per
-# thread, the same request stream.
-SYSBENCH_SEED = 1
-
-
 def sysbench_argv(server, script, p, threads, seconds, *extra, command="run"):
     return ["sysbench", script, "--mysql-socket=" + server.sock, "--mysql-user=root",
             "--mysql-db=sbtest", "--tables=%d" % p["tables"], "--table-size=%d" % p["table_size"],
             "--threads=%d" % threads, "--time=%d" % seconds, "--histogram=on",
-            "--percentile=95", "--db-ps-mode=auto", "--rand-seed=%d" % SYSBENCH_SEED] + \
-        list(extra) + [command]
+            "--percentile=95", "--db-ps-mode=auto"] + list(extra) + [command]
 
 
 def measure(ctx, server, argv, logname, parser):

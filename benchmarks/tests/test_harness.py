@@ -114,16 +114,6 @@ class OptionsTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "oltp_insert"):
             workloads.make(["oltp_delete"])
 
-    def test_sysbench_seeded(self):
-        class FakeServer:
-            sock = "/tmp/s.sock"
-        p = {"tables": 4, "table_size": 100}
-        for command in ("prepare", "run"):
-            argv = workloads.sysbench_argv(FakeServer(), "oltp_read_write", p, 4, 0,
-                                           command=command)
-            self.assertIn("--rand-seed=%d" % workloads.SYSBENCH_SEED, argv)
-            self.assertNotEqual(workloads.SYSBENCH_SEED, 0)  # 0 means "from the clock"
-
     def test_bad_options(self):
         for bad in (["--isolation", "SERIALIZABLE"], ["--repeats", "0"], ["--profile", "x"]):
             err = io.StringIO()
