@@ -157,18 +157,22 @@ def perf_stop(proc, path):
 def run(a, p, outdir, log_progress):
     plan = pinning(a)
     specs = server_specs(p["servers"], a.fork_build)
-    cnf = base_cnf({"buffer_pool": p["buffer_pool"], "redo": p["redo"], "mysqld_opts": a.mysqld_opt})
+    file_dir = os.path.join(a.workdir, "files")  # secure_file_priv: must exist at startup
+    os.makedirs(file_dir, exist_ok=True)
+    cnf = base_cnf({"buffer_pool": p["buffer_pool"], "redo": p["redo"], "mysqld_opts": a.mysqld_opt,
+                    "file_dir": file_dir})
     servers = [Server(s, a.workdir, a.port + i, cnf, plan["server"]) for i, s in enumerate(specs)]
     wls = workloads.make(p["workloads"])
     rawdir = os.path.join(outdir, "raw")
     os.makedirs(rawdir, exist_ok=True)
-    ctx = workloads.Context(p, plan["client"], rawdir, None)
+    ctx = workloads.Context(p, plan["client"], rawdir, None, file_dir=file_dir)
     datasets = list(dict.fromkeys(w.dataset for w in wls))
     groups = sum(len(w.groups(p)) for w in wls) * p["repeats"] * len(servers)
     progress = Progress(groups + len(datasets) * len(servers))
     ctx.log = progress
     info = {"profile": a.profile, "pinning": plan["note"], "repeats": p["repeats"],
             "versions": {}, "machine": report.machine(), "interrupted": False,
+            "exported": ctx.exported,
             "durations": "%d s per sysbench point, %d s warm-up per group" % (p["time"], p["warmup"])}
     progress("pinning: " + plan["note"])
     try:

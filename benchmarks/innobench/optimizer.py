@@ -35,10 +35,9 @@ SETTINGS = ("innodb_stats_persistent", "innodb_stats_auto_recalc",
 # Row statistics (n_rows, n_diff_pfxNN, the row count) come from a full
 # leaf scan, so they are exact counts: the only honest differences are in
 # the data itself (go-tpc draws 5-15 order lines per order, about 0.2 % on
-# order_line at 2 warehouses; sysbench draws k at random, which moves the
-# number of distinct k by about 0.3 % at 20,000 rows).  2 % leaves room for
-# that and still catches any sampling error worth talking about (the bug was
-# a factor of 2 to 50,000).
+# order_line at 2 warehouses; sysbench's rows are the same on every server,
+# workloads.Sysbench.load).  2 % leaves room for that and still catches any
+# sampling error worth talking about (the bug was a factor of 2 to 50,000).
 ROW_TOLERANCE = (0.02, 0)
 # Page counts depend on the layout, which depends on how the loader's
 # concurrent threads interleaved, and a segment grows by extents of 64 pages

@@ -309,6 +309,10 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
         lines.append("- **interrupted** (Ctrl-C): partial results")
     if info.get("error"):
         lines.append("- **stopped by an error**: %s (partial results)" % info["error"])
+    if info.get("exported"):
+        lines.append("- same rows: " + ", ".join(
+            "the %s data set of %s's prepare, loaded into every server" % kv
+            for kv in sorted(info["exported"].items())))
     lines += ["", "Throughput is the median over repetitions; spread = (max-min)/median;"
               " the ratio range is worst/best to best/worst.", ""]
     lines += summary_table(rows, servers, refused=optimizer.problems(table_stats, plans, servers))

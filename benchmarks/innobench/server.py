@@ -84,6 +84,8 @@ def base_cnf(opts):
         "skip-log-bin": None,
         "skip-name-resolve": None,
     }
+    if opts.get("file_dir"):  # LOAD DATA of the shared sysbench rows (issue 14)
+        cnf["secure_file_priv"] = opts["file_dir"]
     for kv in opts.get("mysqld_opts", []):
         k, _, v = kv.partition("=")
         cnf[k] = v or None

@@ -20,12 +20,16 @@ class Context:
     """What a workload needs from the run: parameters, the client pinning
     prefix, where raw logs go, and where result rows go.  table_stats and
     plans hold, per (server, data set), what optimizer.record and
-    optimizer.explain found after the prepare."""
+    optimizer.explain found after the prepare.  file_dir: the servers'
+    secure_file_priv, where the first server's rows of a data set are
+    exported to (exported: the data sets already there, with the server
+    they came from)."""
 
-    def __init__(self, p, client_prefix, rawdir, log):
+    def __init__(self, p, client_prefix, rawdir, log, file_dir=None):
         self.p, self.client_prefix, self.rawdir, self.log = p, list(client_prefix), rawdir, log
         self.rows, self.timelines = [], []
         self.table_stats, self.plans = {}, {}
+        self.file_dir, self.exported = file_dir, {}
 
     def run(self, server, argv, logname, timeout=None):
         """Run a client command pinned to the client CPUs; keep its output."""
@@ -106,10 +110,26 @@ class Sysbench(Workload):
         self.name = script
 
     def load(self, server, ctx):
+        """sysbench's prepare, then the same rows on every server: sysbench
+        1.0.20 draws k and c at random and --rand-seed does not make two
+        prepares equal, so the first server's rows are exported and every
+        server, the first included, loads them into the tables its own
+        prepare created (issue 14)."""
         p = ctx.p
         server.sql("CREATE DATABASE IF NOT EXISTS sbtest")
         ctx.run(server, sysbench_argv(server, "oltp_read_write", p, min(p["tables"], 4), 0,
                                       command="prepare"), "prepare-sysbench.log")
+        files = {n: os.path.join(ctx.file_dir, "sysbench-sbtest%d.tsv" % n)
+                 for n in range(1, p["tables"] + 1)}
+        if self.dataset not in ctx.exported:
+            for n, path in files.items():
+                if os.path.exists(path):  # INTO OUTFILE does not overwrite
+                    os.unlink(path)
+                server.sql(export_sql(n, path))
+            ctx.exported[self.dataset] = server.name
+        for n, path in files.items():
+            server.sql(reload_sql(n, path))
+
 
     def groups(self, p):
         return [{"isolation": iso} for iso in p["isolation"]]
@@ -126,6 +146,25 @@ class Sysbench(Workload):
                           "%s-%s-%d-r%d.log" % (self.name, iso, threads, rep), sysbench_row)
             row.update(workload=self.name, isolation=iso, threads=threads)
             yield row
+
+
+def _string(text):
+    return "'%s'" % text.replace("\\", "\\\\").replace("'", "''")
+
+
+def export_sql(n, path):
+    """sbtest<n>'s rows, in primary key order, into path (server side)."""
+    return "SELECT id, k, c, pad FROM sbtest.sbtest%d ORDER BY id INTO OUTFILE %s" % (n, _string(path))
+
+
+def reload_sql(n, path):
+    """Replace sbtest<n>'s rows with path's, the way sysbench's prepare
+    builds the table (oltp_common.lua create_table): the rows in primary key
+    order into the table without its secondary index, then CREATE INDEX.
+    TRUNCATE recreates the table, with this server's engine settings."""
+    return ("ALTER TABLE sbtest.sbtest{n} DROP INDEX k_{n}; TRUNCATE TABLE sbtest.sbtest{n};"
+            " LOAD DATA INFILE {path} INTO TABLE sbtest.sbtest{n} (id, k, c, pad);"
+            " CREATE INDEX k_{n} ON sbtest.sbtest{n}(k)").format(n=n, path=_string(path))
 
 
 def _delivery_orders(columns):

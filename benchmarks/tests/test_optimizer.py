@@ -290,6 +290,43 @@ class PrepareTest(unittest.TestCase):
         self.assertIn("(1, 10, 2101))", delivery["DELETE"])
 
 
+class SqlServer:
+    """Keeps the statements sent with sql()."""
+
+    def __init__(self, name):
+        self.name, self.queries, self.sock = name, [], "/nonexistent"
+
+    def sql(self, query, db=None):
+        self.queries.append(query)
+        return ""
+
+
+class SameRowsTest(unittest.TestCase):
+    def test_first_server_exports_every_server_reloads(self):
+        with tempfile.TemporaryDirectory() as d:
+            ctx = workloads.Context({"tables": 2, "table_size": 10}, [], d, None, file_dir=d)
+            ctx.run = lambda server, argv, logname: server.queries.append(argv[-1])
+            stale = os.path.join(d, "sysbench-sbtest1.tsv")
+            open(stale, "w").close()  # an earlier run's: INTO OUTFILE would fail
+            first, second = SqlServer("stock"), SqlServer("stock-2")
+            workloads.Sysbench("oltp_point_select").load(first, ctx)
+            self.assertFalse(os.path.exists(stale))
+            workloads.LongReport().load(second, ctx)  # the same data set
+        self.assertEqual(ctx.exported, {"sysbench": "stock"})
+        f1, f2 = (os.path.join(d, "sysbench-sbtest%d.tsv" % n) for n in (1, 2))
+        reload = [workloads.reload_sql(1, f1), workloads.reload_sql(2, f2)]
+        self.assertEqual(first.queries, ["CREATE DATABASE IF NOT EXISTS sbtest", "prepare",
+                                         workloads.export_sql(1, f1), workloads.export_sql(2, f2)]
+                         + reload)
+        self.assertEqual(second.queries, ["CREATE DATABASE IF NOT EXISTS sbtest", "prepare"] + reload)
+        self.assertEqual(workloads.reload_sql(2, "/w/files/x.tsv"),
+                         "ALTER TABLE sbtest.sbtest2 DROP INDEX k_2; TRUNCATE TABLE sbtest.sbtest2;"
+                         " LOAD DATA INFILE '/w/files/x.tsv' INTO TABLE sbtest.sbtest2 (id, k, c, pad);"
+                         " CREATE INDEX k_2 ON sbtest.sbtest2(k)")
+        self.assertIn("ORDER BY id INTO OUTFILE 'it''s'", workloads.export_sql(1, "it's"))
+        self.assertEqual(server.base_cnf({"file_dir": "/w/files"})["secure_file_priv"], "/w/files")
+
+
 class ConfigAndCountersTest(unittest.TestCase):
     def test_statistics_settings_in_every_servers_cnf(self):
         cnf = server.base_cnf({})
