@@ -32,7 +32,8 @@ def fork_switches(path=SWITCHES_CNF):
 def server_specs(names, fork_build="release", switches=None):
     """Turn names into specs: stock, fork (all switches on) and
     fork-no-<switch without innodb_> (one switch off).  'ablations' expands
-    to every fork-no-* server.  Returns a list of dicts name, build, switches."""
+    to every fork-no-* server; a name given twice gives an A/A twin (stock,
+    stock: stock and stock-2).  Returns a list of dicts name, build, switches."""
     switches = fork_switches() if switches is None else switches
     ablation = {"fork-no-" + s[len("innodb_"):].replace("_", "-"): s for s in switches}
     out = []
@@ -50,11 +51,23 @@ def server_specs(names, fork_build="release", switches=None):
         else:
             raise ValueError("unknown server %r: stock, fork, ablations or one of %s"
                              % (name, ", ".join(sorted(ablation))))
-    seen = set()
+    # A name given again is an A/A twin: the same build and switches under
+    # the name <name>-2 (-3, ...), with its own directory, data and port.
+    seen = {}
     for s in out:
-        if s["name"] in seen:
-            raise ValueError("server %s named twice" % s["name"])
-        seen.add(s["name"])
+        n = seen[s["name"]] = seen.get(s["name"], 0) + 1
+        if n > 1:
+            s["name"] = "%s-%d" % (s["name"], n)
+    return out
+
+
+def aa_pairs(names):
+    """[(server, twin)] for every A/A twin (server_specs) whose original ran."""
+    out = []
+    for name in names:
+        m = re.match(r"^(.+)-\d+$", name)
+        if m and m.group(1) in names:
+            out.append((m.group(1), name))
     return out
 
 

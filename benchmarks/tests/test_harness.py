@@ -69,8 +69,23 @@ class ServerSpecTest(unittest.TestCase):
     def test_bad_names(self):
         with self.assertRaisesRegex(ValueError, "unknown server"):
             server.server_specs(["fork-no-such"], switches=SWITCHES)
-        with self.assertRaisesRegex(ValueError, "named twice"):
-            server.server_specs(["fork", "fork"], switches=SWITCHES)
+        with self.assertRaisesRegex(ValueError, "unknown server"):
+            server.server_specs(["stock-2"], switches=SWITCHES)
+
+    def test_aa_twins(self):
+        specs = server.server_specs(["stock", "stock", "fork", "fork", "fork"], switches=SWITCHES)
+        names = [s["name"] for s in specs]
+        self.assertEqual(names, ["stock", "stock-2", "fork", "fork-2", "fork-3"])
+        self.assertEqual(specs[1]["build"], specs[0]["build"])
+        self.assertEqual(specs[3]["switches"], specs[2]["switches"])
+        self.assertEqual(server.aa_pairs(names),
+                         [("stock", "stock-2"), ("fork", "fork-2"), ("fork", "fork-3")])
+        self.assertEqual(server.aa_pairs(["stock", "fork", "fork-no-hybrid-read-view"]), [])
+        cnf = server.base_cnf({})
+        a, b = (server.Server(s, "/tmp/x", 3400 + i, cnf) for i, s in enumerate(specs[:2]))
+        self.assertEqual(a.cnf, b.cnf)
+        self.assertEqual((a.bindir, a.dir, a.port), (b.bindir, "/tmp/x/stock", 3400))
+        self.assertEqual((b.dir, b.port), ("/tmp/x/stock-2", 3401))
 
     def test_switches_file(self):
         with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as f:
