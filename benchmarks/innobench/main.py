@@ -6,6 +6,7 @@
                  [--threads 1,4,16] [--isolation RC,RR] [--time S] [--warmup S]
                  [--repeats N] [--server-nodes 0] [--client-nodes 1] [--no-pin]
                  [--fork-build release|debug] [--mysqld-opt k=v ...] [--perf]
+                 [--variance-fixes all|none|writeback,warm,settle]
                  [--out DIR] [--workdir DIR]
 
 See benchmarks/README.md."""
@@ -19,7 +20,7 @@ import subprocess
 import sys
 import time
 
-from . import numa, optimizer, report, workloads
+from . import numa, optimizer, report, variance, workloads
 from .server import ROOT, Server, base_cnf, server_specs
 
 POW2 = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
@@ -73,7 +74,8 @@ def ints(s):
 def arguments(argv):
     ap = argparse.ArgumentParser(prog="benchmarks/run", description=__doc__.split("\n")[0])
     ap.add_argument("--profile", choices=sorted(PROFILES), default="quick")
-    ap.add_argument("--servers", type=words, help="stock, fork, ablations, fork-no-<switch>")
+    ap.add_argument("--servers", type=words, help="stock, fork, ablations, fork-no-<switch>;"
+                    " a name given twice runs an A/A twin (stock,stock: stock and stock-2)")
     ap.add_argument("--workloads", type=words)
     ap.add_argument("--threads", type=ints, help="sysbench thread ladder")
     ap.add_argument("--tpcc-threads", type=ints)
@@ -94,6 +96,8 @@ def arguments(argv):
     ap.add_argument("--mysqld-opt", action="append", default=[], metavar="K=V",
                     help="extra [mysqld] option for every server")
     ap.add_argument("--perf", action="store_true", help="perf profile of each group (linux-perf)")
+    ap.add_argument("--variance-fixes", type=fixes, default=set(variance.FIXES), metavar="LIST",
+                    help="writeback, warm, settle, all (default) or none: see benchmarks/README.md")
     ap.add_argument("--port", type=int, default=3400, help="first TCP port")
     ap.add_argument("--out", help="results directory (default benchmarks/results/<time>-<profile>)")
     ap.add_argument("--workdir", default=os.path.join(ROOT, "build", "bench"),
@@ -110,6 +114,13 @@ def arguments(argv):
     if p["repeats"] < 1:
         ap.error("--repeats must be at least 1")
     return a, p
+
+
+def fixes(s):
+    try:
+        return variance.fixes(s)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
 
 
 def pinning(a):
@@ -160,19 +171,19 @@ def run(a, p, outdir, log_progress):
     file_dir = os.path.join(a.workdir, "files")  # secure_file_priv: must exist at startup
     os.makedirs(file_dir, exist_ok=True)
     cnf = base_cnf({"buffer_pool": p["buffer_pool"], "redo": p["redo"], "mysqld_opts": a.mysqld_opt,
-                    "file_dir": file_dir})
+                    "file_dir": file_dir, "warm": "warm" in a.variance_fixes})
     servers = [Server(s, a.workdir, a.port + i, cnf, plan["server"]) for i, s in enumerate(specs)]
     wls = workloads.make(p["workloads"])
     rawdir = os.path.join(outdir, "raw")
     os.makedirs(rawdir, exist_ok=True)
-    ctx = workloads.Context(p, plan["client"], rawdir, None, file_dir=file_dir)
+    ctx = workloads.Context(p, plan["client"], rawdir, None, a.variance_fixes, file_dir)
     datasets = list(dict.fromkeys(w.dataset for w in wls))
     groups = sum(len(w.groups(p)) for w in wls) * p["repeats"] * len(servers)
     progress = Progress(groups + len(datasets) * len(servers))
     ctx.log = progress
     info = {"profile": a.profile, "pinning": plan["note"], "repeats": p["repeats"],
             "versions": {}, "machine": report.machine(), "interrupted": False,
-            "exported": ctx.exported,
+            "fixes": sorted(a.variance_fixes), "exported": ctx.exported,
             "durations": "%d s per sysbench point, %d s warm-up per group" % (p["time"], p["warmup"])}
     progress("pinning: " + plan["note"])
     try:
@@ -200,7 +211,13 @@ def run(a, p, outdir, log_progress):
                     for g in w.groups(p):
                         for pos, s in enumerate(order):
                             s.restore(ds)
+                            waits = variance.wait_writeback() if "writeback" in ctx.fixes else {}
                             s.start()
+                            if "warm" in ctx.fixes:
+                                waits.update(variance.warm(s))
+                            if waits:
+                                progress("  %s: %s" % (s.name, ", ".join(
+                                    "%s %s" % kv for kv in sorted(waits.items()))))
                             perf = None
                             if a.perf:
                                 path = os.path.join(rawdir, s.name, "perf-%s-%s-r%d.data"
@@ -208,7 +225,7 @@ def run(a, p, outdir, log_progress):
                                 perf = perf_start(s, path)
                             try:
                                 for row in w.run_group(s, ctx, g, rep):
-                                    row.update(rep=rep, server=s.name, order=pos, dataset=ds)
+                                    row.update(waits, rep=rep, server=s.name, order=pos, dataset=ds)
                                     ctx.rows.append(row)
                                     log_progress(progress, row)
                             finally:
@@ -229,8 +246,11 @@ def run(a, p, outdir, log_progress):
 
 
 def log_row(progress, row):
-    progress("    -> %.1f %s, P95 %s ms, server CPU %.2f%s" % (
+    us = row.get("cpu_us_per_txn")
+    progress("    -> %.1f %s, P95 %s ms, server CPU %.2f (%s us/txn), steal %.1f%%%s%s" % (
         row["throughput"], row["unit"], row.get("p95_ms"), row["cpu_server"],
+        "-" if us is None else "%.0f" % us, row["steal_pct"],
+        ", settled in %.1f s" % row["settle_s"] if "settle_s" in row else "",
         "" if row.get("check") in (None, "ok") else ", check " + row["check"]))
 
 

@@ -1,6 +1,7 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
 """What is measured around each point besides the workload's own output:
-CPU use of server and clients, performance_schema waits on InnoDB latches,
+CPU use of server and clients (and the server's CPU time per transaction,
+and the machine's steal time), performance_schema waits on InnoDB latches,
 handler and page reads per transaction, and a once-a-second sampler
 (history list length) for timelines."""
 import os
@@ -19,6 +20,9 @@ HANDLER_READS = ("Handler_read_first", "Handler_read_key", "Handler_read_last",
                  "Handler_read_next", "Handler_read_prev", "Handler_read_rnd",
                  "Handler_read_rnd_next")
 PAGE_READS = "Innodb_buffer_pool_read_requests"
+# A point with more steal time than this is flagged: the machine was not
+# ours alone, its numbers are suspect (results.csv steal_high, summary).
+STEAL_LIMIT_PCT = 2.0
 
 
 def _ticks():
@@ -37,19 +41,47 @@ def children_cpu_seconds():
     return t.children_user + t.children_system
 
 
+def machine_cpu_ticks():
+    """The "cpu" line of /proc/stat: user nice system idle iowait irq
+    softirq steal ..., in ticks, all CPUs together."""
+    with open("/proc/stat") as f:
+        return [int(x) for x in f.readline().split()[1:]]
+
+
+def steal_pct(before, after):
+    """Steal time between two machine_cpu_ticks() as % of all CPU time:
+    the hypervisor ran someone else on our CPUs.  guest and guest_nice
+    (fields 9, 10) are already counted in user and nice."""
+    delta = [b - a for a, b in zip(before[:8], after[:8])]
+    total = sum(delta)
+    return 100.0 * delta[7] / total if total > 0 else 0.0
+
+
+def cpu_us_per_txn(cpu_seconds, transactions):
+    """Server CPU time per transaction, in microseconds."""
+    return cpu_seconds / transactions * 1e6 if transactions else None
+
+
 class CpuMeter:
-    """CPU use over an interval, in cores (1.0 = one CPU busy all the time)."""
+    """CPU use over an interval: in cores (1.0 = one CPU busy all the time)
+    for mysqld and the clients, mysqld's CPU seconds, and the machine's
+    steal time."""
 
     def __init__(self, server_pid):
         self.pid = server_pid
         self.t0 = time.monotonic()
         self.s0 = proc_cpu_seconds(server_pid)
         self.c0 = children_cpu_seconds()
+        self.m0 = machine_cpu_ticks()
 
     def stop(self):
         wall = time.monotonic() - self.t0
-        return {"cpu_server": (proc_cpu_seconds(self.pid) - self.s0) / wall if wall else 0.0,
-                "cpu_clients": (children_cpu_seconds() - self.c0) / wall if wall else 0.0}
+        server = proc_cpu_seconds(self.pid) - self.s0
+        steal = steal_pct(self.m0, machine_cpu_ticks())
+        return {"cpu_server": server / wall if wall else 0.0,
+                "cpu_clients": (children_cpu_seconds() - self.c0) / wall if wall else 0.0,
+                "server_cpu_s": server, "steal_pct": round(steal, 2),
+                "steal_high": int(steal > STEAL_LIMIT_PCT)}
 
 
 def reset_waits(server):

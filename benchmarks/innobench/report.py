@@ -5,14 +5,20 @@ import csv
 import os
 import platform
 
-from . import optimizer, stats
+from . import metrics, optimizer, stats
+from .server import aa_pairs
 
 FIELDS = ["rep", "order", "server", "workload", "dataset", "isolation", "threads", "throughput",
           "unit", "qps", "lat_avg_ms", "p95_ms", "p99_ms", "errors_per_s", "transactions",
           "handler_reads_per_txn", "page_reads_per_txn",
-          "cpu_server", "cpu_clients", "trx_sys_mutex_count", "trx_sys_mutex_ms",
+          "cpu_server", "cpu_clients", "cpu_us_per_txn", "steal_pct", "steal_high",
+          "trx_sys_mutex_count", "trx_sys_mutex_ms",
           "index_lock_count", "index_lock_ms", "top_waits", "report_s", "hll_max",
-          "page_splits", "splits_per_insert", "check"]
+          "page_splits", "splits_per_insert", "check",
+          # What the variance fixes waited for (variance.py), per group:
+          "pending_mb", "writeback_s", "writeback", "warm_s", "warm_pages",
+          # and per point:
+          "settle_s", "settle", "hll_start", "ckpt_age_mb"]
 TABLE_STATS_FIELDS = ["server", "dataset", "table", "index", "stat", "value"]
 PLAN_FIELDS = ["server", "dataset", "transaction", "statement"] + list(optimizer.EXPLAIN_COLUMNS)
 
@@ -70,40 +76,67 @@ def _vals(rows, field):
     return [float(r[field]) for r in rows if r.get(field) not in (None, "")]
 
 
-def summary_table(rows, servers, baseline="stock", refused=None):
-    """Markdown lines: per point, each server's median throughput with its
-    spread, P95, and the ratio to the baseline with the range the
-    repetitions allow.  No ratio for a server and data set in refused
-    ({(dataset, server): reasons}, optimizer.problems): an error instead."""
+def _steal_high(rows):
+    return any(str(r.get("steal_high")) == "1" for r in rows)
+
+
+def summary_table(rows, servers, baseline="stock", refused=None, field="throughput"):
+    """Markdown lines: per point, each server's median of field
+    (throughput, with P95; or cpu_us_per_txn) with its spread, and its
+    ratio to the baseline with the range the repetitions allow.  No ratio
+    for a server and data set in refused ({(dataset, server): reasons},
+    optimizer.problems): an error instead.  With A/A twins (server.aa_pairs)
+    the point's A/A band (stats.aa_band) is printed, and an A/B ratio whose
+    range overlaps it (stats.no_difference) as "no difference measured".
+    A dagger marks a server whose point had too much steal time."""
     refused = refused or {}
+    pairs = aa_pairs(servers)
+    throughput = field == "throughput"
     others = [s for s in servers if s != baseline] if baseline in servers else []
     head = ["workload", "iso", "threads"]
     for s in servers:
-        head += ["%s %s" % (s, "(spread)"), "%s P95 ms" % s]
-    head += ["%s/%s (range)" % (s, baseline) for s in others]
+        head += ["%s (spread)" % s] + (["%s P95 ms" % s] if throughput else [])
+    head += ["%s/%s%s (range)" % (s, baseline, " A/A" if (baseline, s) in pairs else "")
+             for s in others]
+    head += ["A/A band"] if pairs else []
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for (workload, iso, threads), by_server in points(rows).items():
         first = next(iter(by_server.values()))[0]
-        unit, dataset = first["unit"], first.get("dataset")
+        unit, dataset = first["unit"] if throughput else "us", first.get("dataset")
+        vals = {s: _vals(by_server.get(s, []), field) for s in servers}
         cells = [workload, iso, str(threads)]
         for s in servers:
-            tp = _vals(by_server.get(s, []), "throughput")
-            p95 = _vals(by_server.get(s, []), "p95_ms")
-            if tp:
-                m = stats.summarize(tp)
-                cells.append("%.0f %s (%.0f%%, n=%d)" % (m["median"], unit, m["spread_pct"], m["n"]))
+            if vals[s]:
+                m = stats.summarize(vals[s])
+                cells.append("%.*f %s (%.0f%%, n=%d)%s" % (
+                    0 if throughput else 1, m["median"], unit, m["spread_pct"], m["n"],
+                    " †" if _steal_high(by_server.get(s, [])) else ""))
             else:
                 cells.append("-")
-            cells.append("%.2f" % stats.summarize(p95)["median"] if p95 else "-")
+            if throughput:
+                p95 = _vals(by_server.get(s, []), "p95_ms")
+                cells.append("%.2f" % stats.summarize(p95)["median"] if p95 else "-")
+
+        def ratio(a, b):
+            if (dataset, a) in refused or (dataset, b) in refused:
+                return None
+            return stats.ratio(vals[a], vals[b]) if vals[a] and vals[b] and min(vals[b]) > 0 else None
+
+        band = stats.aa_band([(r["low"], r["high"]) for r in (ratio(t, o) for o, t in pairs) if r])
         for s in others:
-            f, b = _vals(by_server.get(s, []), "throughput"), _vals(by_server.get(baseline, []), "throughput")
+            r = ratio(s, baseline)
             if (dataset, s) in refused:
                 cells.append("**not compared** (statistics or plans differ)")
-            elif f and b and min(b) > 0:
-                r = stats.ratio(f, b)
-                cells.append("**%.3f** (%.3f-%.3f)" % (r["ratio"], r["low"], r["high"]))
-            else:
+            elif r is None:
                 cells.append("-")
+            elif (baseline, s) in pairs:  # the noise itself, not a result
+                cells.append("%.3f (%.3f-%.3f)" % (r["ratio"], r["low"], r["high"]))
+            elif stats.no_difference(r, band):
+                cells.append("no difference measured (range %.3f-%.3f)" % (r["low"], r["high"]))
+            else:
+                cells.append("**%.3f** (%.3f-%.3f)" % (r["ratio"], r["low"], r["high"]))
+        if pairs:
+            cells.append("%.3f-%.3f" % band if band else "-")
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -133,9 +166,20 @@ def machine():
             "kernel": platform.release(), "memory_gib": round(mem, 1)}
 
 
+def _plot_median(ax, pts, server, field):
+    """One server's median of field against threads, bars from min to max."""
+    xs = [t for t, bs in pts if _vals(bs.get(server, []), field)]
+    ms = [stats.summarize(_vals(bs[server], field)) for t, bs in pts if t in xs]
+    if xs:
+        ax.errorbar(xs, [m["median"] for m in ms],
+                    yerr=[[m["median"] - m["min"] for m in ms], [m["max"] - m["median"] for m in ms]],
+                    marker="o", capsize=3, label=server)
+
+
 def plot(outdir, rows, timelines, servers):
-    """plots/<workload>-<iso>.png (throughput and P95 against threads, one
-    line per server) and plots/long-report.png.  Returns the file names."""
+    """plots/<workload>-<iso>.png (throughput, P95 and server CPU per
+    transaction against threads, one line per server) and
+    plots/long-report.png.  Returns the file names."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -146,20 +190,13 @@ def plot(outdir, rows, timelines, servers):
     for (workload, iso, threads), by_server in points(rows).items():
         groups.setdefault((workload, iso), []).append((threads, by_server))
     for (workload, iso), pts in groups.items():
-        fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(11, 4))
+        fig, (ax1, ax2, ax3) = plt.subplots(1, 3, figsize=(16, 4))
         unit = next(iter(pts[0][1].values()))[0]["unit"]
         for s in servers:
-            xs = [t for t, bs in pts if _vals(bs.get(s, []), "throughput")]
-            if not xs:
-                continue
-            tp = [stats.summarize(_vals(bs[s], "throughput")) for t, bs in pts if t in xs]
-            ax1.errorbar(xs, [m["median"] for m in tp],
-                         yerr=[[m["median"] - m["min"] for m in tp], [m["max"] - m["median"] for m in tp]],
-                         marker="o", capsize=3, label=s)
-            p95 = [_vals(bs[s], "p95_ms") for t, bs in pts if t in xs]
-            ax2.plot(xs, [stats.summarize(v)["median"] if v else float("nan") for v in p95],
-                     marker="o", label=s)
-        for ax, ylabel in ((ax1, unit), (ax2, "P95 latency (ms)")):
+            for ax, field in ((ax1, "throughput"), (ax2, "p95_ms"), (ax3, "cpu_us_per_txn")):
+                _plot_median(ax, pts, s, field)
+        for ax, ylabel in ((ax1, unit), (ax2, "P95 latency (ms)"),
+                           (ax3, "server CPU per transaction (us)")):
             if len(pts) > 1:
                 ax.set_xscale("log", base=2)
             ax.set_xlabel("threads")
@@ -291,6 +328,50 @@ def reads_lines(rows, servers, workload="tpcc"):
     return lines
 
 
+def _median_max(values, fmt="%.1f"):
+    return (fmt + " / " + fmt) % (stats.summarize(values)["median"], max(values)) if values else "-"
+
+
+def variance_lines(rows, servers, fixes, listed=20):
+    """The summary's variance section: which fixes were on (variance.py)
+    and, per data set and server, what they waited for, the buffer pool
+    pages after the warm-up (the same on every server if the warm-up is),
+    and every point with too much steal time."""
+    lines = ["", "## Variance controls", "",
+             "Fixes on (`--variance-fixes`): %s. Writeback and warm-up once per group (after the"
+             " restore, before and after the start), settle before every point; values are"
+             " median / max. Steal: the machine's steal time during the point, as %% of all CPU"
+             " time; above %.0f %% a point is marked † (`steal_high` in results.csv)."
+             % (", ".join(fixes) or "none", metrics.STEAL_LIMIT_PCT), "",
+             "| data set | server | groups | writeback s | pages after warm-up | warm-up s"
+             " | settle s | timeouts | history at start (max) | checkpoint age MB (max) | steal % |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for dataset in dict.fromkeys(r.get("dataset") for r in rows):
+        for s in servers:
+            mine = [r for r in rows if r["server"] == s and r.get("dataset") == dataset]
+            if not mine:
+                continue
+            groups = list({(r["rep"], r["workload"], r["isolation"]): r for r in mine}.values())
+            pages = _vals(groups, "warm_pages")
+            timeouts = (sum(r.get("writeback") == "timeout" for r in groups)
+                        + sum(r.get("settle") == "timeout" for r in mine))
+            lines.append("| %s | %s | %d | %s | %s | %s | %s | %d | %s | %s | %s |" % (
+                dataset, s, len(groups), _median_max(_vals(groups, "writeback_s")),
+                "%.0f-%.0f" % (min(pages), max(pages)) if pages else "-",
+                _median_max(_vals(groups, "warm_s")), _median_max(_vals(mine, "settle_s")), timeouts,
+                "%.0f" % max(_vals(mine, "hll_start")) if _vals(mine, "hll_start") else "-",
+                "%.1f" % max(_vals(mine, "ckpt_age_mb")) if _vals(mine, "ckpt_age_mb") else "-",
+                _median_max(_vals(mine, "steal_pct"))))
+    stolen = ["- %s %s %s %s threads rep %s: steal %.1f %%" % (
+        r["server"], r["workload"], r["isolation"], r["threads"], r["rep"], float(r["steal_pct"]))
+        for r in rows if _steal_high([r])]
+    if stolen:
+        lines += ["", "Points with steal time above %.0f %%:" % metrics.STEAL_LIMIT_PCT, ""]
+        lines += stolen[:listed] + (["- ... and %d more" % (len(stolen) - listed)]
+                                    if len(stolen) > listed else [])
+    return lines
+
+
 def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plans=None):
     """summary.md: machine, pinning, command, versions, the ratio table,
     the optimizer statistics, the long report, splits, TPC-C reads and the
@@ -313,9 +394,29 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
         lines.append("- same rows: " + ", ".join(
             "the %s data set of %s's prepare, loaded into every server" % kv
             for kv in sorted(info["exported"].items())))
+    refused = optimizer.problems(table_stats, plans, servers)
     lines += ["", "Throughput is the median over repetitions; spread = (max-min)/median;"
-              " the ratio range is worst/best to best/worst.", ""]
-    lines += summary_table(rows, servers, refused=optimizer.problems(table_stats, plans, servers))
+              " the ratio range is worst/best to best/worst."]
+    if aa_pairs(servers):
+        lines += ["A/A pairs (one server twice): %s. The A/A band of a point is [1/m, m], m the"
+                  " largest deviation from 1 of any A/A ratio range there; an A/B ratio whose range"
+                  " overlaps it is *no difference measured*."
+                  % ", ".join("%s/%s" % (t, a) for a, t in aa_pairs(servers))]
+    else:
+        lines += ["No A/A pair ran (`--servers stock,stock,...`): the ratios have no noise gate."]
+    # The ratios' baseline is the optimizer check's reference: stock if it
+    # ran, else the first server (fork,fork: fork-2/fork).
+    base = optimizer.reference(servers) if servers else "stock"
+    lines += [""] + summary_table(rows, servers, base, refused)
+    if any(r.get("cpu_us_per_txn") not in (None, "") for r in rows):
+        lines += ["", "## Server CPU per transaction", "",
+                  "mysqld's user+system CPU time (/proc/<pid>/stat) during the point divided by"
+                  " its transactions (TPC-C: all five types), in microseconds; lower is better.",
+                  ""] + summary_table(rows, servers, base, refused, "cpu_us_per_txn")
+    if any(_steal_high([r]) for r in rows):
+        lines += ["", "† steal time above %.0f %% in at least one repetition (Variance controls)."
+                  % metrics.STEAL_LIMIT_PCT]
+    lines += variance_lines(rows, servers, info.get("fixes", []))
     lines += statistics_lines(table_stats, plans, servers)
     splits = [r for r in rows if r["workload"] == "split-insert"]
     if splits:

@@ -99,6 +99,11 @@ def base_cnf(opts):
     }
     if opts.get("file_dir"):  # LOAD DATA of the shared sysbench rows (issue 14)
         cnf["secure_file_priv"] = opts["file_dir"]
+    if opts.get("warm"):
+        # The harness warms the buffer pool with the same scans on every
+        # server (variance.warm); loading the pages each server's prepare
+        # happened to dump would add a different, background warm-up.
+        cnf["innodb_buffer_pool_load_at_startup"] = "OFF"
     for kv in opts.get("mysqld_opts", []):
         k, _, v = kv.partition("=")
         cnf[k] = v or None

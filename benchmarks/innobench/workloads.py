@@ -8,7 +8,7 @@ import subprocess
 import threading
 import time
 
-from . import metrics, optimizer, parse
+from . import metrics, optimizer, parse, variance
 from .server import BUILD, ROOT
 
 BENCH = os.path.join(ROOT, "benchmarks")
@@ -20,16 +20,20 @@ class Context:
     """What a workload needs from the run: parameters, the client pinning
     prefix, where raw logs go, and where result rows go.  table_stats and
     plans hold, per (server, data set), what optimizer.record and
-    optimizer.explain found after the prepare.  file_dir: the servers'
-    secure_file_priv, where the first server's rows of a data set are
-    exported to (exported: the data sets already there, with the server
-    they came from)."""
+    optimizer.explain found after the prepare.  fixes: the variance fixes
+    on (variance.FIXES).  file_dir: the servers' secure_file_priv, where
+    the first server's rows of a data set are exported to (exported: the
+    data sets already there, with the server they came from)."""
 
-    def __init__(self, p, client_prefix, rawdir, log, file_dir=None):
+    def __init__(self, p, client_prefix, rawdir, log, fixes=(), file_dir=None):
         self.p, self.client_prefix, self.rawdir, self.log = p, list(client_prefix), rawdir, log
         self.rows, self.timelines = [], []
         self.table_stats, self.plans = {}, {}
-        self.file_dir, self.exported = file_dir, {}
+        self.fixes, self.file_dir, self.exported = set(fixes), file_dir, {}
+
+    def settle(self, server):
+        """Before a point: wait for purge and the checkpoint (variance.settle)."""
+        return variance.settle(server) if "settle" in self.fixes else {}
 
     def run(self, server, argv, logname, timeout=None):
         """Run a client command pinned to the client CPUs; keep its output."""
@@ -52,17 +56,21 @@ def sysbench_argv(server, script, p, threads, seconds, *extra, command="run"):
             "--percentile=95", "--db-ps-mode=auto"] + list(extra) + [command]
 
 
-def measure(ctx, server, argv, logname, parser):
-    """One point: latch waits reset, CPU metered, client run, output parsed,
-    reads per transaction (of every type, where the parser counts them)."""
+def measure(ctx, server, argv, logname, parser, settled=None):
+    """One point: the server settled (unless the caller did, settled is
+    what it waited), latch waits reset, CPU metered, client run, output
+    parsed, reads and server CPU per transaction (of every type, where the
+    parser counts them)."""
+    settled = ctx.settle(server) if settled is None else settled
     metrics.reset_waits(server)
     reads = metrics.read_counters(server)
     cpu = metrics.CpuMeter(server.pid)
     out = ctx.run(server, argv, logname)
     row = parser(out)
-    row.update(cpu.stop())
-    row.update(metrics.reads_per_transaction(reads, metrics.read_counters(server),
-                                             row.get("all_transactions", row.get("transactions"))))
+    row.update(cpu.stop(), **settled)
+    transactions = row.get("all_transactions", row.get("transactions"))
+    row["cpu_us_per_txn"] = metrics.cpu_us_per_txn(row["server_cpu_s"], transactions)
+    row.update(metrics.reads_per_transaction(reads, metrics.read_counters(server), transactions))
     row.update(metrics.read_waits(server))
     return row
 
@@ -129,7 +137,6 @@ class Sysbench(Workload):
             ctx.exported[self.dataset] = server.name
         for n, path in files.items():
             server.sql(reload_sql(n, path))
-
 
     def groups(self, p):
         return [{"isolation": iso} for iso in p["isolation"]]
@@ -316,6 +323,7 @@ class LongReport(Workload):
     def run_group(self, server, ctx, group, rep):
         p = ctx.p
         server.sql("SET GLOBAL transaction_isolation = 'REPEATABLE-READ'")
+        settled = ctx.settle(server)  # before the report's clock starts
         hll = metrics.Sampler(lambda: metrics.history_length(server))
         hll.start()
         report = {}
@@ -342,7 +350,7 @@ class LongReport(Workload):
             row = measure(ctx, server,
                           sysbench_argv(server, "oltp_update_non_index", p, threads, p["long_time"],
                                         "--rand-type=pareto", "--report-interval=1"),
-                          "long-report-%d-r%d.log" % (threads, rep), sysbench_row)
+                          "long-report-%d-r%d.log" % (threads, rep), sysbench_row, settled)
             reporter.join()
         finally:
             samples = hll.stop()

@@ -2,8 +2,9 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
 """Assertions on the results directory of `benchmarks/run --profile smoke`
 (called by the test command): every workload measured with a throughput,
-latency and CPU figure, the correctness checks passed, ANALYZE ran after
-each prepare, and the CSV, plots and summary written."""
+latency and CPU figure (per transaction too), the variance fixes recorded,
+the correctness checks passed, ANALYZE ran after each prepare, and the CSV,
+plots and summary written."""
 import os
 import sys
 
@@ -56,8 +57,10 @@ def check(outdir):
             errors.append("%s: no throughput" % where)
         if not float(r["p95_ms"] or 0) > 0 or not float(r["p99_ms"] or 0) > 0:
             errors.append("%s: P95 %s / P99 %s" % (where, r["p95_ms"], r["p99_ms"]))
-        if not float(r["cpu_server"] or 0) > 0:
-            errors.append("%s: no server CPU measured" % where)
+        if not float(r["cpu_server"] or 0) > 0 or not float(r["cpu_us_per_txn"] or 0) > 0:
+            errors.append("%s: no server CPU (per transaction) measured" % where)
+        if r["steal_pct"] == "" or not int(r["warm_pages"] or 0) > 0 or r["settle_s"] == "":
+            errors.append("%s: steal, warm-up or settle not recorded" % where)
         if r["workload"] == "oltp_read_write" and not int(r["trx_sys_mutex_count"] or 0) > 0:
             errors.append("%s: no trx_sys_mutex waits counted" % where)
         if r["workload"] == "split-insert" and not int(r["page_splits"] or 0) > 0:
@@ -76,7 +79,8 @@ def check(outdir):
     summary = open(os.path.join(outdir, "summary.md")).read()
     for needle in ("| oltp_read_write | RC | 2 |", "reproduce: `benchmarks/run --profile smoke",
                    "All checks passed.", "## Split-heavy inserts", "## Long report",
-                   "## Optimizer statistics", "- same rows: the sysbench data set"):
+                   "## Optimizer statistics", "## Server CPU per transaction",
+                   "## Variance controls", "- same rows: the sysbench data set"):
         if needle not in summary:
             errors.append("summary.md lacks %r" % needle)
     return errors
