@@ -127,12 +127,8 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
 #define INNOFORK_STATUS_VARIABLES                                          \
   {"hybrid_views_opened", (char *)&hybrid_export.views_opened,             \
    SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                      \
-      {"hybrid_view_bytes_copied", (char *)&hybrid_export.bytes_copied,    \
-       SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \
-      {"hybrid_visible_by_bitmap", (char *)&hybrid_export.visible_by_bitmap, \
-       SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \
-      {"hybrid_visible_by_long_list",                                      \
-       (char *)&hybrid_export.visible_by_long_list, SHOW_LONGLONG,         \
+      {"hybrid_views_with_long_ids",                                       \
+       (char *)&hybrid_export.views_with_long_ids, SHOW_LONGLONG,          \
        SHOW_SCOPE_GLOBAL},                                                 \
       {"hybrid_ids_demoted", (char *)&hybrid_export.ids_demoted,           \
        SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \

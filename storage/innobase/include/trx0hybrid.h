@@ -26,9 +26,11 @@ for more details.
 #ifndef trx0hybrid_h
 #define trx0hybrid_h
 
+#include <atomic>
+#include <memory>
+
 #include "read0hybrid.h"
 #include "trx0types.h"
-#include "ut0counter.h"
 
 /** innodb_hybrid_read_view: startup option, read-only at runtime. */
 extern bool srv_hybrid_read_view;
@@ -43,29 +45,34 @@ extern ulong srv_hybrid_read_view_window_debug;
 Protected by trx_sys->mutex. */
 extern hybrid::Active_rw_ids *hybrid_rw_trx_ids;
 
-/** Counters behind SHOW GLOBAL STATUS LIKE 'Innodb_hybrid%'. */
-struct hybrid_stats_t {
-  /** Views prepared from the global set (under trx_sys->mutex). */
-  std::atomic<uint64_t> views_opened{0};
-  /** Bytes copied into views: bitmap words plus long ids. */
-  std::atomic<uint64_t> bytes_copied{0};
-  /** Visibility checks answered by one bit test. */
-  ib_counter_t<uint64_t, 64> by_bitmap;
-  /** Visibility checks answered by the long ids. */
-  ib_counter_t<uint64_t, 64> by_long_list;
-};
-extern hybrid_stats_t hybrid_stats;
+/** Memory of the global set and of the views' snapshots, in
+performance_schema as memory/innodb/hybrid_read_view. */
+extern PSI_memory_key hybrid_memory_key;
 
-/** Values shown by SHOW GLOBAL STATUS, refreshed by hybrid_export_status(). */
+/** Values shown by SHOW GLOBAL STATUS LIKE 'Innodb_hybrid%', copied from
+hybrid_rw_trx_ids by hybrid_export_status(): the set counts under
+trx_sys->mutex, and nothing is counted on a visibility check. */
 struct hybrid_export_t {
   uint64_t views_opened;
-  uint64_t bytes_copied;
-  uint64_t visible_by_bitmap;
-  uint64_t visible_by_long_list;
+  /** Views that got long ids: their visibility checks may binary-search
+  them. */
+  uint64_t views_with_long_ids;
   uint64_t ids_demoted;
   uint64_t long_ids;
 };
 extern hybrid_export_t hybrid_export;
+
+/** Frees a view's snapshot (ReadView::m_hybrid), so that ReadView needs no
+destructor of its own. */
+struct hybrid_snapshot_deleter {
+  void operator()(hybrid::Hybrid_snapshot *snapshot) const;
+};
+
+/** A ReadView's snapshot: allocated the first time the view is prepared with
+the switch ON, so with it OFF a ReadView holds only this null pointer, in
+room its padding had (see the hunk in read0types.h). */
+using hybrid_snapshot_ptr =
+    std::unique_ptr<hybrid::Hybrid_snapshot, hybrid_snapshot_deleter>;
 
 /** Allocate the global set if the switch is ON (from trx_sys_create). */
 void trx_sys_hybrid_create();
@@ -84,17 +91,5 @@ void trx_sys_rw_trx_id_erase(trx_id_t id);
 
 /** Refresh hybrid_export (from srv_export_innodb_status). */
 void hybrid_export_status();
-
-/** Visibility test of a view's hybrid snapshot, counted for SHOW STATUS.
-@return whether id was active when the snapshot was taken */
-inline bool hybrid_view_contains(const hybrid::Hybrid_snapshot &s,
-                                 trx_id_t id) {
-  if (s.in_short_range(id)) {
-    hybrid_stats.by_bitmap.inc();
-  } else {
-    hybrid_stats.by_long_list.inc();
-  }
-  return s.contains(id);
-}
 
 #endif /* trx0hybrid_h */

@@ -56,17 +56,21 @@ bool is_sorted_unique(const id_vector &v) {
 /* ---------------------------------------------------------------------- */
 /* Active_rw_ids                                                          */
 
-Active_rw_ids::Active_rw_ids(size_t window_bits)
-    : m_words(window_bits / WORD_BITS), m_word_mask(window_bits / WORD_BITS - 1) {
+Active_rw_ids::Active_rw_ids(size_t window_bits,
+                             const hybrid_allocator<uint64_t> &alloc)
+    : m_words(window_bits / WORD_BITS, 0, alloc),
+      m_word_mask(window_bits / WORD_BITS - 1),
+      m_long(alloc) {
   ut_a(window_bits >= WORD_BITS);
   ut_a((window_bits & (window_bits - 1)) == 0);
+  after_change();
 }
 
 trx_id_t Active_rw_ids::next_set(trx_id_t from, trx_id_t to) const {
   return circular_next_set(m_words.data(), m_word_mask, from, to);
 }
 
-void Active_rw_ids::insert(trx_id_t id) {
+void Active_rw_ids::insert_low(trx_id_t id) {
   ut_ad(id > 0);
   ut_ad(!contains(id));
 
@@ -80,7 +84,7 @@ void Active_rw_ids::insert(trx_id_t id) {
   if (m_n_short > 0 && id / WORD_BITS - m_short_min / WORD_BITS > m_word_mask) {
     /* The window must slide to reach id (G2): the oldest short ids become
     long ones. */
-    demote_below((id / WORD_BITS - m_word_mask) * WORD_BITS);
+    demote_low((id / WORD_BITS - m_word_mask) * WORD_BITS);
   }
 
   if (m_n_short == 0) {
@@ -97,7 +101,7 @@ void Active_rw_ids::insert(trx_id_t id) {
   m_short_max = std::max(m_short_max, id);
 }
 
-void Active_rw_ids::erase(trx_id_t id) {
+void Active_rw_ids::erase_low(trx_id_t id) {
   if (in_short_range(id) && test(id)) {
     word(id) &= ~bit(id);
     if (--m_n_short > 0 && id == m_short_min) {
@@ -113,7 +117,7 @@ void Active_rw_ids::erase(trx_id_t id) {
   m_long.erase(it);
 }
 
-void Active_rw_ids::demote_below(trx_id_t bound) {
+void Active_rw_ids::demote_low(trx_id_t bound) {
   if (m_n_short == 0 || bound <= m_short_min) {
     return;
   }
@@ -143,7 +147,8 @@ bool Active_rw_ids::validate() const {
   size_t n = 0;
   for (uint64_t w : m_words) n += __builtin_popcountll(w);
   if (n != m_n_short) return false;                                    /* G3, G5 */
-  if (m_n_short == 0) return true;
+  if (m_fast_words != fast_words()) return false;                     /* G6 */
+  if (m_n_short == 0) return m_short_min == NO_ID;                     /* G4 */
   if (!m_long.empty() && m_long.back() >= m_short_min) return false;   /* G1 */
   if (m_short_max / WORD_BITS - m_short_min / WORD_BITS > m_word_mask) /* G2 */
     return false;
@@ -156,49 +161,58 @@ bool Active_rw_ids::validate() const {
 /* ---------------------------------------------------------------------- */
 /* Hybrid_snapshot                                                        */
 
-trx_id_t Hybrid_snapshot::next_set(trx_id_t from, trx_id_t to) const {
-  return circular_next_set(m_words, WORDS - 1, from, to);
-}
-
-trx_id_t Hybrid_snapshot::prev_set(trx_id_t from, trx_id_t to) const {
-  for (uint64_t w = to / WORD_BITS; from <= to; --w) {
-    const uint64_t bits = word(w * WORD_BITS) & range_mask(w, from, to);
+trx_id_t Hybrid_snapshot::next_set(trx_id_t from) const {
+  for (uint64_t off = from - m_base; off < m_n_bits;
+       off = (off / WORD_BITS + 1) * WORD_BITS) {
+    const uint64_t bits = m_words[off / WORD_BITS] >> (off % WORD_BITS);
     if (bits != 0) {
-      return w * WORD_BITS + (WORD_BITS - 1 - __builtin_clzll(bits));
+      return m_base + off + __builtin_ctzll(bits);
     }
-    if (w == from / WORD_BITS) break;
   }
-  return from - 1;
+  return NO_ID;
 }
 
-size_t Hybrid_snapshot::copy_ids(const id_vector &long_ids, size_t n_short,
-                                 trx_id_t short_min, trx_id_t short_max,
-                                 const uint64_t *src, size_t src_words) {
-  m_long.assign(long_ids.begin(), long_ids.end());
-  size_t bytes = m_long.size() * sizeof(trx_id_t);
-  m_n_short = n_short;
-  if (n_short == 0) {
-    return bytes;
-  }
+void Hybrid_snapshot::reserve_words(size_t n) {
+  ut_ad(n <= WORDS);
+  /* Grow by doubling, from one cache line: a view that once saw a wide
+  span keeps the room for it (as stock views keep their m_ids). */
+  size_t size = m_capacity;
+  while (size < n) size *= 2;
+  m_buf.resize(std::min(size, WORDS));
+  m_words = m_buf.data();
+  m_capacity = m_buf.size();
+}
+
+namespace {
+/** Copy n words from a circular bitmap whose end is n1 words after word s.
+Out of line, so that copy_short() needs no stack frame for its common case. */
+[[gnu::noinline]] void copy_wrapped(uint64_t *dst, const uint64_t *src,
+                                    size_t s, size_t n1, size_t n) {
+  memcpy(dst, src + s, n1 * sizeof(uint64_t));
+  memcpy(dst + n1, src, (n - n1) * sizeof(uint64_t));
+}
+}  // namespace
+
+void Hybrid_snapshot::copy_short(const Active_rw_ids &global, size_t n) {
+  ut_ad(n > 0 && n <= m_capacity && global.m_n_short > 0);
+  ut_ad(n == global.m_short_max / WORD_BITS - global.m_short_min / WORD_BITS + 1);
+  const trx_id_t short_min = global.m_short_min;
+  const uint64_t first = short_min / WORD_BITS;
+  const size_t s = first & global.m_word_mask;
+  const size_t n1 = std::min(n, global.m_word_mask + 1 - s);
+  m_base = first * WORD_BITS;
+  m_n_bits = n * WORD_BITS;
   m_short_min = short_min;
-  m_short_max = short_max;
-  ut_ad(short_max / WORD_BITS - short_min / WORD_BITS <
-        std::min(src_words, WORDS)); /* S1 */
-  uint64_t w = short_min / WORD_BITS;
-  const uint64_t end = short_max / WORD_BITS + 1;
-  while (w < end) {
-    /* Copy the longest run that wraps in neither bitmap. */
-    const size_t s = w & (src_words - 1);
-    const size_t d = w % WORDS;
-    const size_t n = std::min<uint64_t>({end - w, src_words - s, WORDS - d});
-    memcpy(&m_words[d], &src[s], n * sizeof(uint64_t));
-    bytes += n * sizeof(uint64_t);
-    w += n;
+  if (n1 < n) {
+    /* The span wraps around the end of the circular bitmap. */
+    copy_wrapped(m_words, global.m_words.data(), s, n1, n);
+  } else {
+    memcpy(m_words, &global.m_words[s], n * sizeof(uint64_t));
   }
-  return bytes;
 }
 
-size_t Hybrid_snapshot::copy_from(Active_rw_ids &global, trx_id_t creator) {
+size_t Hybrid_snapshot::copy_from_low(Active_rw_ids &global,
+                                      trx_id_t creator) {
   if (global.m_n_short > 0 &&
       global.m_short_max / WORD_BITS - global.m_short_min / WORD_BITS >=
           WORDS) {
@@ -208,66 +222,97 @@ size_t Hybrid_snapshot::copy_from(Active_rw_ids &global, trx_id_t creator) {
                         WORD_BITS);
   }
 
-  size_t bytes = copy_ids(global.m_long, global.m_n_short, global.m_short_min,
-                          global.m_short_max, global.m_words.data(),
-                          global.m_words.size());
+  const trx_id_t *long_ids = global.m_long.data();
+  assign_long(long_ids, long_ids + global.m_long.size());
+  if (m_n_long > 0) {
+    ++global.m_n_snapshots_with_long_ids;
+  }
+
+  size_t n = 0;
+  if (global.m_n_short == 0) {
+    m_short_min = NO_ID;
+    m_n_bits = 0;
+  } else {
+    n = global.m_short_max / WORD_BITS - global.m_short_min / WORD_BITS + 1;
+    if (n > m_capacity) {
+      reserve_words(n);
+    }
+    copy_short(global, n);
+  }
 
   if (creator != 0) {
     remove(creator);
   }
   ut_ad(validate());
-  return bytes;
+  return (n + m_n_long) * sizeof(uint64_t);
 }
 
 size_t Hybrid_snapshot::copy_from(const Hybrid_snapshot &other) {
   ut_ad(&other != this);
-  const size_t bytes =
-      copy_ids(other.m_long, other.m_n_short, other.m_short_min,
-               other.m_short_max, other.m_words, WORDS);
+  assign_long(other.long_begin(), other.long_end());
+  m_short_min = other.m_short_min;
+  m_base = other.m_base;
+  m_n_bits = other.m_n_bits;
+  const size_t n = m_n_bits / WORD_BITS;
+  if (n > m_capacity) {
+    reserve_words(n);
+  }
+  if (n > 0) {
+    memcpy(m_words, other.m_words, n * sizeof(uint64_t));
+  }
   ut_ad(validate());
-  return bytes;
+  return (n + m_n_long) * sizeof(uint64_t);
 }
 
 void Hybrid_snapshot::remove(trx_id_t id) {
-  if (in_short_range(id)) {
-    const uint64_t b = uint64_t{1} << (id % WORD_BITS);
-    if ((word(id) & b) == 0) return;
-    word(id) &= ~b;
-    if (--m_n_short == 0) return;
-    if (id == m_short_min) m_short_min = next_set(id + 1, m_short_max);
-    if (id == m_short_max) m_short_max = prev_set(m_short_min, id - 1);
+  if (in_bitmap(id)) {
+    const uint64_t off = id - m_base;
+    m_words[off / WORD_BITS] &= ~(uint64_t{1} << (off % WORD_BITS));
+    if (id == m_short_min) {
+      m_short_min = next_set(id + 1);
+    }
     return;
   }
+  m_long.resize(m_n_long);
   auto it = std::lower_bound(m_long.begin(), m_long.end(), id);
   if (it != m_long.end() && *it == id) m_long.erase(it);
+  m_n_long = m_long.size();
 }
 
 void Hybrid_snapshot::insert(trx_id_t id) {
   ut_ad(!contains(id));
-  if (in_short_range(id)) {
-    word(id) |= uint64_t{1} << (id % WORD_BITS);
-    ++m_n_short;
+  const uint64_t off = id - m_base;
+  if (off < m_n_bits) {
+    m_words[off / WORD_BITS] |= uint64_t{1} << (off % WORD_BITS);
+    m_short_min = std::min(m_short_min, id);
   } else {
-    /* Outside the short range the bitmap words may be stale (S1): keep it
-    in the long ids (S2). */
+    /* Outside the covered words there are no bits (S1): keep it with the
+    long ids (S2). */
+    m_long.resize(m_n_long);
     m_long.insert(std::upper_bound(m_long.begin(), m_long.end(), id), id);
+    m_n_long = m_long.size();
   }
 }
 
-bool Hybrid_snapshot::validate() const {
-  if (!is_sorted_unique(m_long)) return false; /* S2 */
-  if (m_n_short == 0) return true;
-  if (m_short_max / WORD_BITS - m_short_min / WORD_BITS >= WORDS) /* S1 */
-    return false;
-  if (!contains(m_short_min)) return false; /* S3 */
-  size_t n = 0;
-  for (trx_id_t id = next_set(m_short_min, m_short_max); id <= m_short_max;
-       id = next_set(id + 1, m_short_max)) {
-    ++n;
+size_t Hybrid_snapshot::size() const {
+  size_t n = m_n_long;
+  for (uint64_t i = 0; i < m_n_bits / WORD_BITS; ++i) {
+    n += __builtin_popcountll(m_words[i]);
   }
-  if (n != m_n_short) return false;
-  for (trx_id_t id : m_long) {
-    if (id >= m_short_min && id <= m_short_max) return false; /* S2 */
+  return n;
+}
+
+bool Hybrid_snapshot::validate() const {
+  if (m_n_long > m_long.size() ||                                /* S2 */
+      std::adjacent_find(long_begin(), long_end(), std::greater_equal<>()) !=
+          long_end())
+    return false;
+  if (m_base % WORD_BITS != 0 || m_n_bits % WORD_BITS != 0 ||    /* S1 */
+      m_n_bits > BITS || m_n_bits > m_buf.size() * WORD_BITS)
+    return false;
+  if (m_short_min != next_set(m_base)) return false;             /* S3 */
+  for (const trx_id_t *id = long_begin(); id != long_end(); ++id) {
+    if (in_bitmap(*id)) return false;                              /* S2 */
   }
   return true;
 }

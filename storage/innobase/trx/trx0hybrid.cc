@@ -32,11 +32,59 @@ ulong srv_hybrid_read_view_window_debug = 0;
 #endif /* UNIV_DEBUG */
 
 hybrid::Active_rw_ids *hybrid_rw_trx_ids = nullptr;
-hybrid_stats_t hybrid_stats;
 hybrid_export_t hybrid_export;
+PSI_memory_key hybrid_memory_key = PSI_NOT_INSTRUMENTED;
+
+/* ReadView gained a pointer (m_hybrid) in room taken from its padding: with
+the switch OFF a view must cost what it costs in stock MySQL.  These are
+MySQL 9.7.2's ReadView members, in order (read0types.h). */
+namespace {
+struct Stock_read_view {
+  trx_id_t m_low_limit_id, m_up_limit_id, m_creator_trx_id;
+  struct {
+    trx_id_t *m_ptr;
+    ulint m_size, m_reserved;
+  } m_ids;
+  trx_id_t m_low_limit_no;
+  std::atomic_bool m_closed;
+  byte pad1[64 - 2 * sizeof(void *)];
+  void *m_view_list[2];
+};
+}  // namespace
+static_assert(sizeof(ReadView) == sizeof(Stock_read_view),
+              "ReadView must keep stock MySQL's size");
+
+/** Register memory/innodb/hybrid_read_view with performance_schema. */
+static void hybrid_register_memory_key() {
+#ifdef UNIV_PFS_MEMORY
+  static PSI_memory_info info[] = {
+      {&hybrid_memory_key, "hybrid_read_view", 0, 0,
+       "innodb_hybrid_read_view: the active transaction id set and the read "
+       "views' snapshots of it"}};
+  mysql_memory_register("innodb", info, 1);
+#endif /* UNIV_PFS_MEMORY */
+}
+
+void hybrid_snapshot_deleter::operator()(
+    hybrid::Hybrid_snapshot *snapshot) const {
+  ut::delete_(snapshot);
+}
+
+/** @return a view's snapshot, allocated on its first use */
+static hybrid::Hybrid_snapshot &hybrid_snapshot_of(hybrid_snapshot_ptr &p) {
+  if (p == nullptr) {
+    p.reset(ut::new_withkey<hybrid::Hybrid_snapshot>(
+        ut::make_psi_memory_key(hybrid_memory_key),
+        hybrid_allocator<uint64_t>(hybrid_memory_key)));
+  }
+  return *p;
+}
 
 void trx_sys_hybrid_create() {
   ut_ad(hybrid_rw_trx_ids == nullptr);
+  /* Registered with the switch OFF too, so that performance_schema shows
+  that nothing is allocated. */
+  hybrid_register_memory_key();
   if (!srv_hybrid_read_view) {
     return;
   }
@@ -51,8 +99,9 @@ void trx_sys_hybrid_create() {
     }
   }
 #endif /* UNIV_DEBUG */
-  hybrid_rw_trx_ids =
-      ut::new_withkey<hybrid::Active_rw_ids>(UT_NEW_THIS_FILE_PSI_KEY, window);
+  hybrid_rw_trx_ids = ut::new_withkey<hybrid::Active_rw_ids>(
+      ut::make_psi_memory_key(hybrid_memory_key), window,
+      hybrid_allocator<uint64_t>(hybrid_memory_key));
   ib::info() << "innodb_hybrid_read_view: active transaction ids kept as a "
              << window << "-id bitmap window plus a vector of long ones;"
              << " read views hold a " << hybrid::Hybrid_snapshot::BITS
@@ -89,14 +138,13 @@ void trx_sys_rw_trx_id_erase(trx_id_t id) {
 }
 
 void hybrid_export_status() {
-  hybrid_export.views_opened = hybrid_stats.views_opened.load();
-  hybrid_export.bytes_copied = hybrid_stats.bytes_copied.load();
-  hybrid_export.visible_by_bitmap = hybrid_stats.by_bitmap;
-  hybrid_export.visible_by_long_list = hybrid_stats.by_long_list;
   if (hybrid_rw_trx_ids != nullptr) {
     trx_sys_mutex_enter();
     hybrid_export.ids_demoted = hybrid_rw_trx_ids->n_demoted();
     hybrid_export.long_ids = hybrid_rw_trx_ids->n_long();
+    hybrid_export.views_opened = hybrid_rw_trx_ids->n_snapshots();
+    hybrid_export.views_with_long_ids =
+        hybrid_rw_trx_ids->n_snapshots_with_long_ids();
     trx_sys_mutex_exit();
   }
 }
@@ -134,25 +182,21 @@ active id but its creator's, and m_up_limit_id is the smallest of them. */
 void ReadView::hybrid_copy_trx_ids() {
   ut_ad(trx_sys_mutex_own());
   ut_ad(m_creator_trx_id == 0 || hybrid_rw_trx_ids->contains(m_creator_trx_id));
-  const size_t bytes = m_hybrid.copy_from(*hybrid_rw_trx_ids, m_creator_trx_id);
-  /* Relaxed load + store: both run under trx_sys->mutex. */
-  hybrid_stats.views_opened.store(hybrid_stats.views_opened.load() + 1,
-                                  std::memory_order_relaxed);
-  hybrid_stats.bytes_copied.store(hybrid_stats.bytes_copied.load() + bytes,
-                                  std::memory_order_relaxed);
-  ut_ad(m_hybrid.empty() || m_hybrid.min() < m_low_limit_id);
+  /* A pooled view allocates its snapshot once, here, as stock views grow
+  their m_ids here. */
+  hybrid::Hybrid_snapshot &snapshot = hybrid_snapshot_of(m_hybrid);
+  snapshot.copy_from(*hybrid_rw_trx_ids, m_creator_trx_id);
+  ut_ad(snapshot.empty() || snapshot.min_or(m_low_limit_id) < m_low_limit_id);
   ut_d(hybrid_check_ids_active());
 }
 
 void ReadView::hybrid_copy_prepare(const ReadView &other) {
-  m_hybrid.copy_from(other.m_hybrid);
+  hybrid_snapshot_of(m_hybrid).copy_from(*other.m_hybrid);
 }
 
 void ReadView::hybrid_copy_complete() {
   if (m_creator_trx_id > 0) {
-    m_hybrid.insert(m_creator_trx_id);
+    m_hybrid->insert(m_creator_trx_id);
   }
-  if (!m_hybrid.empty()) {
-    m_up_limit_id = std::min(m_hybrid.min(), m_up_limit_id);
-  }
+  m_up_limit_id = m_hybrid->min_or(m_up_limit_id);
 }

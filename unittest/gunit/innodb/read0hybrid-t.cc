@@ -57,7 +57,7 @@ TEST(ActiveRwIds, EmptySet) {
   EXPECT_FALSE(s.contains(1));
   EXPECT_TRUE(s.validate());
   Hybrid_snapshot v;
-  EXPECT_EQ(v.copy_from(s, 0), 0u);
+  EXPECT_LE(v.copy_from(s, 0), 16u);
   EXPECT_TRUE(v.empty());
   EXPECT_FALSE(v.contains(1));
   EXPECT_FALSE(v.contains(1000000));
@@ -127,7 +127,7 @@ TEST(HybridSnapshot, ExcludesCreatorAndKeepsExactMinimum) {
   Hybrid_snapshot v;
   v.copy_from(s, 100);
   EXPECT_FALSE(v.contains(100));
-  EXPECT_EQ(v.min(), 101u);
+  EXPECT_EQ(v.min_or(hybrid::NO_ID), 101u);
   EXPECT_EQ(v.size(), 9u);
   v.copy_from(s, 109);
   EXPECT_FALSE(v.contains(109));
@@ -170,6 +170,70 @@ TEST(HybridSnapshot, DemotesWhatTheViewCannotReach) {
   EXPECT_LE(bytes, 16u);
   EXPECT_TRUE(s.validate());
   EXPECT_TRUE(v.validate());
+}
+
+TEST(HybridSnapshot, FastPathAtWordAndWindowEdges) {
+  Active_rw_ids s(256); /* 4 words */
+  Hybrid_snapshot v;
+  /* One word, then two, then a span that wraps around the window's end
+     (words 3 and 0 of the circular bitmap). */
+  for (trx_id_t base : {64 * 4 + 10, 64 * 5 + 60, 64 * 7 + 62}) {
+    s.insert(base);
+    s.insert(base + 3);
+    EXPECT_EQ(v.copy_from(s, 0), 16u);
+    EXPECT_TRUE(v.validate());
+    EXPECT_EQ(ids_of(v), (std::vector<trx_id_t>{base, base + 3}));
+    EXPECT_FALSE(v.contains(base + 64));
+    EXPECT_FALSE(v.contains(base - 64));
+    EXPECT_EQ(v.min_or(hybrid::NO_ID), base);
+    /* The creator is left out; the minimum moves past it. */
+    v.copy_from(s, base);
+    EXPECT_EQ(ids_of(v), (std::vector<trx_id_t>{base + 3}));
+    EXPECT_EQ(v.min_or(hybrid::NO_ID), base + 3);
+    s.erase(base);
+    s.erase(base + 3);
+  }
+  /* Empty set: nothing is active, whatever the words held before. */
+  v.copy_from(s, 0);
+  EXPECT_TRUE(v.empty());
+  EXPECT_EQ(v.min_or(7), 7u);
+  EXPECT_FALSE(v.contains(64 * 7 + 62));
+}
+
+TEST(HybridSnapshot, ReusedViewShrinksAndGrows) {
+  Active_rw_ids s;
+  Hybrid_snapshot v;
+  for (trx_id_t id = 1000; id < 3000; id += 2) s.insert(id);
+  v.copy_from(s, 0); /* 32 words: the buffer grows */
+  EXPECT_EQ(v.size(), 1000u);
+  for (trx_id_t id = 1000; id < 2998; id += 2) s.erase(id);
+  v.copy_from(s, 0); /* one id: the fast path, stale words beyond */
+  EXPECT_EQ(ids_of(v), (std::vector<trx_id_t>{2998}));
+  EXPECT_FALSE(v.contains(2000));
+  EXPECT_TRUE(v.validate());
+  s.insert(3001);
+  s.erase(2998);
+  s.insert(100000); /* a wide span again */
+  v.copy_from(s, 3001);
+  EXPECT_EQ(ids_of(v), (std::vector<trx_id_t>{100000}));
+  EXPECT_EQ(v.min_or(hybrid::NO_ID), 100000u);
+  EXPECT_TRUE(v.validate());
+}
+
+TEST(HybridSnapshot, LongIdsTakeTheGeneralPath) {
+  Active_rw_ids s(128);
+  s.insert(500);
+  s.insert(20); /* long */
+  Hybrid_snapshot v;
+  v.copy_from(s, 0);
+  EXPECT_EQ(ids_of(v), (std::vector<trx_id_t>{20, 500}));
+  EXPECT_EQ(v.min_or(hybrid::NO_ID), 20u);
+  s.erase(20); /* no long ids left: the set is fast again */
+  v.copy_from(s, 0);
+  EXPECT_EQ(ids_of(v), (std::vector<trx_id_t>{500}));
+  EXPECT_FALSE(v.contains(20));
+  EXPECT_TRUE(v.validate());
+  EXPECT_TRUE(s.validate());
 }
 
 /* Randomized differential test: random interleavings of begin, commit,
@@ -239,13 +303,24 @@ TEST_P(Differential, AgreesWithSortedModel) {
         std::advance(it, rng() % active.size());
         creator = *it;
       }
-      Snap s{std::make_unique<Hybrid_snapshot>(),
-             model_snapshot(active, creator), next_id};
+      /* Views are pooled: half the time reuse one, with the words and
+         long ids of its last snapshot still in it. */
+      std::unique_ptr<Hybrid_snapshot> view;
+      if (!snaps.empty() && pct(50)) {
+        const size_t i = rng() % snaps.size();
+        view = std::move(snaps[i].view);
+        snaps.erase(snaps.begin() + i);
+      } else {
+        view = std::make_unique<Hybrid_snapshot>();
+      }
+      Snap s{std::move(view), model_snapshot(active, creator), next_id};
       s.view->copy_from(set, creator);
       ASSERT_EQ(ids_of(*s.view), ids_of(s.model));
       ASSERT_EQ(s.view->size(), s.model.size());
       if (!s.model.empty()) {
-        ASSERT_EQ(s.view->min(), *s.model.begin());
+        ASSERT_EQ(s.view->min_or(hybrid::NO_ID), *s.model.begin());
+      } else {
+        ASSERT_EQ(s.view->min_or(next_id), next_id);
       }
       snaps.push_back(std::move(s));
       if (snaps.size() > 8) snaps.erase(snaps.begin() + rng() % snaps.size());
