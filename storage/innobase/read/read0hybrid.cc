@@ -15,7 +15,7 @@ for more details.
 
 /** @file read/read0hybrid.cc
  Hybrid bitmap-plus-vector sets of active transaction ids.  The invariants
- G1..G5 and S1..S3 referred to below are stated in read0hybrid.h. */
+ G1..G6 and S1..S3 referred to below are stated in read0hybrid.h. */
 
 #include "read0hybrid.h"
 
