@@ -41,6 +41,10 @@ for more details.
 #include "page0cur.h"
 #include "page0page.h"
 #include "rem0cmp.h"
+#include "sql/create_field.h"
+#include "sql/field.h"
+#include "sql/handler.h"
+#include "sql/sql_alter.h"
 #include "srv0mon.h"
 
 bool srv_btree_blink = false;
@@ -63,6 +67,14 @@ bool index_eligible(const dict_index_t *index) {
          !(index->type & (DICT_FTS | DICT_IBUF));
 }
 
+/** F2: are the node pointers of the index short enough for B-link? */
+bool node_ptrs_fit(const dict_index_t *index) {
+  return blink_split::node_ptrs_fit(
+      btr_blink_node_ptr_max_size(index), PAGE_DIR_SLOT_SIZE,
+      page_get_free_space_of_empty(true),
+      [](size_t n) { return page_dir_calc_reserved_space(n); });
+}
+
 }  // namespace
 
 uint32_t btr_blink_tablespace_flags(const dict_table_t *table) {
@@ -76,7 +88,44 @@ void btr_blink_decide(dict_index_t *index) {
   }
   /* M3: only in a tablespace that a stock server refuses to open. */
   const fil_space_t *space = fil_space_get(index->space);
-  index->blink = space != nullptr && (space->flags & FSP_FLAGS_MASK_BLINK);
+  if (space == nullptr || !(space->flags & FSP_FLAGS_MASK_BLINK)) {
+    return;
+  }
+  if (!node_ptrs_fit(index)) {
+    ib::info() << "Index " << index->name() << " of table "
+               << index->table->name << " is not B-link: its node pointers"
+               << " may take " << btr_blink_node_ptr_max_size(index)
+               << " bytes, more than a third of a page (F2)";
+    return;
+  }
+  index->blink = true;
+}
+
+bool btr_blink_alter_needs_rebuild(const dict_table_t *table,
+                                   const Alter_inplace_info *ha_alter_info) {
+  if (!(ha_alter_info->handler_flags &
+        Alter_inplace_info::ALTER_COLUMN_EQUAL_PACK_LENGTH) ||
+      !btr_blink_table_has_index(table)) {
+    return false;
+  }
+  for (const Create_field &column : ha_alter_info->alter_info->create_list) {
+    const Field *old = column.field;
+    if (old == nullptr || column.pack_length() <= old->pack_length()) {
+      continue;
+    }
+    for (const dict_index_t *index : table->indexes) {
+      if (!index->blink) {
+        continue;
+      }
+      for (ulint i = 0; i < dict_index_get_n_unique_in_tree_nonleaf(index);
+           ++i) {
+        if (!innobase_strcasecmp(index->get_field(i)->name, old->field_name)) {
+          return true;
+        }
+      }
+    }
+  }
+  return false;
 }
 
 bool btr_blink_table_has_index(const dict_table_t *table) {
@@ -428,7 +477,15 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
                                        left_hk_offsets) < 0
                             ? block
                             : new_block;
-    rec = insert_on_half(cursor, half, tuple, offsets, heap, mtr);
+    /* F1 as btr_cur_optimistic_insert() keeps it: the half must keep
+    its room for a high key with the tuple on it. */
+    const page_t *half_page = buf_block_get_frame(half);
+    rec = btr_blink_max_insert_size(
+              index, half_page,
+              page_get_max_insert_size_after_reorganize(half_page, 1)) <
+                  rec_get_converted_size(index, tuple)
+              ? nullptr
+              : insert_on_half(cursor, half, tuple, offsets, heap, mtr);
     if (rec == nullptr) {
       mem_heap_free(split_heap);
       return btr_blink_page_split_and_insert(flags, cursor, offsets, heap,
@@ -446,11 +503,29 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   return rec;
 }
 
+ulint btr_blink_node_ptr_max_size(const dict_index_t *index) {
+  /* dict_index_node_ptr_max_size() counts a null bitmap of every nullable
+  field of the index, which grows with INSTANT ADD COLUMN; node pointers
+  carry the bitmap of the fields there were before the first instant
+  ALTER, which never changes (F1 must not grow under pages that are
+  already full). */
+  return dict_index_node_ptr_max_size(index) -
+         UT_BITS_IN_BYTES(index->n_nullable) +
+         UT_BITS_IN_BYTES(index->get_nullable_before_instant_add_drop());
+}
+
 ulint btr_blink_hk_reserve(const dict_index_t *index) {
-  /* The largest node pointer, plus the directory slot that
-  page_get_max_insert_size() sets aside for one more record. */
-  return index->blink ? dict_index_node_ptr_max_size(index) + PAGE_DIR_SLOT_SIZE
+  return index->blink ? blink_split::hk_reserve(
+                            btr_blink_node_ptr_max_size(index),
+                            PAGE_DIR_SLOT_SIZE)
                       : 0;
+}
+
+bool btr_blink_page_room_ok(const dict_index_t *index, const page_t *page) {
+  ut_ad(index->blink);
+  return page_get_max_insert_size_after_reorganize(page, 1) +
+             page_blink_get_hk(page).rec_size() >=
+         btr_blink_node_ptr_max_size(index);
 }
 
 ulint btr_blink_max_insert_size(const dict_index_t *index, const page_t *page,

@@ -42,6 +42,7 @@ struct dict_index_t;
 struct dict_table_t;
 struct buf_block_t;
 struct trx_t;
+class Alter_inplace_info;
 class THD;
 
 /** innodb_btree_blink: index trees created while it is ON become B-link
@@ -77,6 +78,17 @@ uint32_t btr_blink_tablespace_flags(const dict_table_t *table);
 sets index->blink.
 @param[in,out] index  index, its table's tablespace already created */
 void btr_blink_decide(dict_index_t *index);
+
+/** F1 and in-place ALTER TABLE: whether the ALTER widens, without
+rebuilding, a column that node pointers of a B-link index of the table
+carry (an in-place VARCHAR extension).  Pages filled before it would keep
+only the room for the shorter high keys, so such an ALTER rebuilds the
+table instead (README.blink.md, F1).
+@param[in] table          the table being altered
+@param[in] ha_alter_info  the ALTER
+@return true if the table must be rebuilt */
+bool btr_blink_alter_needs_rebuild(const dict_table_t *table,
+                                   const Alter_inplace_info *ha_alter_info);
 
 /** @return whether any index of table is B-link */
 bool btr_blink_table_has_index(const dict_table_t *table);
@@ -142,6 +154,22 @@ its index; with this room it always fits.
 @param[in] index  index */
 ulint btr_blink_hk_reserve(const dict_index_t *index);
 
+/** The longest node pointer (and so high key) an index can have, as
+dict_index_node_ptr_max_size() but with the null bitmap that node pointers
+really carry: the nullable fields before any INSTANT ADD or DROP COLUMN
+(rec_convert_dtuple_to_rec_comp()), which an instant ALTER does not change.
+@param[in] index  index
+@return bytes, record header included */
+ulint btr_blink_node_ptr_max_size(const dict_index_t *index);
+
+/** F1 as the validator checks it: whether a page of a B-link index can take
+a high key of any length its index allows in place of its current one.
+@param[in] index  B-link index
+@param[in] page   a page of it, latched
+@return true if page_get_max_insert_size_after_reorganize(page, 1) plus the
+bytes of its current high key reach btr_blink_node_ptr_max_size(index) */
+bool btr_blink_page_room_ok(const dict_index_t *index, const page_t *page);
+
 /** F1: how many bytes of records a page of a B-link index can still take
 while keeping room for a high key of any length.
 @param[in] index     B-link index
@@ -185,7 +213,9 @@ void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
                                  const dtuple_t *node_ptr, mtr_t *mtr);
 
 /** Check a B-link index (README.blink.md, "Validator").  Takes the index
-lock in X for the whole walk, so no structure change runs concurrently.
+lock in SX for the whole walk, as CHECK TABLE's btr_validate_index() does:
+no structure change runs concurrently; leaf records may change, and the
+checks stay exact (see btr0blink_validate.cc).
 @param[in] index  B-link index
 @param[in] trx    transaction (for interrupt checks), or nullptr
 @param[out] msg   the first violation, with index name and page numbers

@@ -105,6 +105,29 @@ bool fits(size_t bytes, size_t n, size_t free_space_of_empty,
   return bytes + reserved(n + 1) <= free_space_of_empty;
 }
 
+/** F1: the room a page keeps for a high key: the longest node pointer of
+its index plus the directory slot that page_get_max_insert_size() sets
+aside for one more record. */
+constexpr size_t hk_reserve(size_t node_ptr_max, size_t slot_size) {
+  return node_ptr_max + slot_size;
+}
+
+/** F2 (README.blink.md; part of eligibility, M4): an empty page holds two
+node pointers of the index's greatest length and F1's room.  A page with
+one node pointer can then always take a second one, which the new root of a
+root raise must (else it raises again, without end); and with records of at
+most a third of a page a split of a non-leaf page always fits (S2).
+@param[in] node_ptr_max         the index's longest node pointer
+@param[in] slot_size            PAGE_DIR_SLOT_SIZE
+@param[in] free_space_of_empty  page_get_free_space_of_empty()
+@param[in] reserved  callable (n) -> page_dir_calc_reserved_space(n) */
+template <typename Reserved>
+bool node_ptrs_fit(size_t node_ptr_max, size_t slot_size,
+                   size_t free_space_of_empty, Reserved reserved) {
+  return fits(2 * node_ptr_max + hk_reserve(node_ptr_max, slot_size), 2,
+              free_space_of_empty, reserved);
+}
+
 /** Whether splitting at k fits both halves, high keys included. */
 template <typename I, typename Fits>
 bool plan_fits(const I &items, size_t k, bool with_tuple, Fits fit) {

@@ -28,6 +28,7 @@ for more details.
 #ifndef page0blink_h
 #define page0blink_h
 
+#include <memory>
 #include <vector>
 
 #include "mtr0types.h"
@@ -58,11 +59,11 @@ constexpr uint32_t PAGE_BLINK_HK_DATA = PAGE_BLINK_HEADER + 8;
 /** Bytes of the B-link header. */
 constexpr uint32_t PAGE_BLINK_HEADER_SIZE = 10;
 
-/** The magic value.  On a root page these bytes are the high half of the
-space id in the leaf segment header, which is this value only for space ids
-above 2,971,402,240; B-link code never looks at a root's header anyway
-(R1), but page_create_low() and page reorganize, which do not know the
-index, rely on the magic. */
+/** The magic value, written on every non-root page of a B-link index when
+the page is created (page_blink_init()).  A sanity mark only: on a root
+these bytes are the leaf segment header, whose space id may start with the
+same two bytes, and on stock pages they are unused and may hold anything,
+so whether the header is in use is decided by the page's index (H1). */
 constexpr uint16_t PAGE_BLINK_MAGIC_VALUE = 0xB11C;
 
 /** Flag: the page was split and its parent does not have the downlink of
@@ -150,49 +151,70 @@ bits.  This is the separator the parent gets for the right page (S3).
 rec_t *page_blink_build_hk(const dict_index_t *index, const rec_t *rec,
                            ulint level, mem_heap_t *heap, ulint **offsets);
 
-/** Page reorganize hook: called by btr_page_reorganize_low() after the
-records were copied from the temporary copy of the page; writes the high key
-and the flags that the copy had.  Runs with the mini-transaction's logging
-off (reorganize is logged as MLOG_PAGE_REORGANIZE and replayed by running
-the same function), and during recovery with a dummy index, so it works on
-bytes alone.
-@param[in,out] page       reorganized page
-@param[in]     temp_page  the page before reorganization */
-void page_blink_reorganize(page_t *page, const page_t *temp_page);
+/** H1: whether a page's B-link header is in use: the page belongs to a
+B-link index and is not its root (README.blink.md, "Page format").  Everything that reads
+or writes the header asks this first, with the index in hand; the magic
+alone is never trusted.  Redo replay needs no answer: every change to the
+header and the high key is logged physically, around the logical records
+of page creation and reorganize (Page_blink_keeper).
+@param[in] block  index page
+@param[in] index  its index (during recovery a dummy, never B-link) */
+bool page_blink_is_blink_page(const buf_block_t *block,
+                              const dict_index_t *index);
 
-/** Carries a page's B-link header and high key across page_create_empty(),
-which recreates a page that stays in the tree (for example a leaf whose only
-record an update deletes and reinserts).  The restore is logged: redo replay
-of the page creation wipes the page like the runtime did, then replays the
-restore. */
+/** Write the B-link header of a new page of a B-link index (no high key, no
+flags), so that no leftover bytes of an earlier use of the page remain.
+Logged.
+@param[in,out] block  the page, just created, not a root
+@param[in,out] mtr    mini-transaction */
+void page_blink_init(buf_block_t *block, mtr_t *mtr);
+
+#ifdef UNIV_DEBUG
+class Page_blink_fake_header;
+#endif /* UNIV_DEBUG */
+
+/** Carries a page's B-link flags and high key across an operation that
+recreates the page: page reorganize (btr_page_reorganize_low()) and
+page_create_empty().  The constructor takes the high key off the page
+(logged: its bytes become garbage), the destructor puts it back at the heap
+top with the flags (logged).  So the logical redo records of the operation
+in between, which recovery replays with a dummy index that is never B-link,
+see a page without high key, exactly as the runtime did.  Does nothing on
+pages whose header is not in use (H1). */
 class Page_blink_keeper {
  public:
-  /** Copy the header and the high key of page, if it has a B-link header. */
-  explicit Page_blink_keeper(const page_t *page);
-
-  /** Write them back onto the recreated page.
-  @param[in,out] block  the page, just recreated by page_create()
+  /** Take the high key off the page, if it is a B-link page with one.
+  @param[in,out] block  page, X-latched
+  @param[in]     index  its index
   @param[in,out] mtr    mini-transaction */
-  void restore(buf_block_t *block, mtr_t *mtr) const;
+  Page_blink_keeper(buf_block_t *block, const dict_index_t *index,
+                    mtr_t *mtr);
+
+  /** Put the high key and the flags back onto the page. */
+  ~Page_blink_keeper();
+
+  Page_blink_keeper(const Page_blink_keeper &) = delete;
+  Page_blink_keeper &operator=(const Page_blink_keeper &) = delete;
 
  private:
-  bool m_had_header{false};
+  buf_block_t *m_block;
+  mtr_t *m_mtr;
+  bool m_active{false};
   uint16_t m_flags{0};
   page_blink_hk_t m_hk;
   std::vector<byte> m_bytes;
+#ifdef UNIV_DEBUG
+  std::unique_ptr<Page_blink_fake_header> m_fake;
+#endif /* UNIV_DEBUG */
 };
-
-/** page_create_low() hook: forget the B-link header of a non-root page
-that is being recreated (its heap is gone).  Not logged: page creation is
-replayed by page_create_low() itself.
-@param[in,out] page  page being recreated */
-void page_blink_on_create(page_t *page);
 
 /** page_validate() hook: the bytes of the high key, which are in the data
 size but in no list.  Also checks that the high key lies inside the heap.
 @param[in] page  index page
+@param[in] index its index: pages whose header is not in use (H1) have none
 @param[out] size bytes the high key takes (0 if none)
 @return false if the B-link header is inconsistent (reported) */
-bool page_blink_validate_hk(const page_t *page, ulint *size);
+bool page_blink_validate_hk(const page_t *page, const dict_index_t *index,
+                            ulint *size);
 
 #endif /* page0blink_h */

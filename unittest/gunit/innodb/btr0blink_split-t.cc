@@ -13,9 +13,12 @@ for more details.
 
 *****************************************************************************/
 
-/* Where a B-link page splits (btr0blink_split.h, README.blink.md S2): the
-chosen split fits both halves with their high keys, and some split always
-fits for InnoDB's limits on record and key size. */
+/* Where a B-link page splits (btr0blink_split.h, README.blink.md S2, F1,
+F2): for every page size, with the longest node pointer that F2 admits, the
+chosen split fits both halves with their high keys, some split always fits
+on leaf and non-leaf pages, and a page holding one node pointer takes a
+second one (the new root of a root raise).  The bounds are derived from the
+9.7.2 limits below, never typed in. */
 
 #include <gtest/gtest.h>
 
@@ -25,70 +28,122 @@ fits for InnoDB's limits on record and key size. */
 
 namespace {
 
-/* 16 KiB page, COMPACT: page_get_free_space_of_empty(true) and
-page_dir_calc_reserved_space() of the 9.7.2 tree. */
-constexpr size_t PAGE_SIZE = 16384;
-constexpr size_t FREE_SPACE_OF_EMPTY = PAGE_SIZE - 120 - 8 - 4 - 4;
-constexpr size_t MAX_REC = FREE_SPACE_OF_EMPTY / 2;  // page_get_free_space_of_empty / 2
-constexpr size_t MAX_HK = 3072 + 4 + 5 + 2 * 4;      // key, child, header, lengths
+/* The 9.7.2 constants the server's sizes come from. */
+constexpr size_t PAGE_NEW_SUPREMUM_END = 120;  // page0page.h
+constexpr size_t PAGE_DIR = 8;                 // FIL_PAGE_DATA_END
+constexpr size_t PAGE_DIR_SLOT_SIZE = 2;
+constexpr size_t PAGE_DIR_SLOT_MIN_N_OWNED = 4;
+constexpr size_t REC_MAX_DATA_SIZE = 16384;  // rem0rec.h
+constexpr size_t UNIV_PAGE_SIZE_MAX = 65536;
+/* A node pointer: 5 header bytes, the child page number, and the byte
+dict_index_node_ptr_max_size() counts for it. */
+constexpr size_t NODE_PTR_OVERHEAD = 5 + 4 + 1;
+/* At most 16 fields in a key (MAX_REF_PARTS), 2 length bytes each. */
+constexpr size_t MAX_KEY_LENGTH_BYTES = 16 * 2;
+/* The null bitmap of a clustered index of 1017 nullable columns. */
+constexpr size_t MAX_NULL_BITMAP = (1017 + 7) / 8;
 
-size_t reserved(size_t n) { return (2 * n + 8 - 1) / 8; }
+constexpr size_t PAGE_SIZES[] = {4096, 8192, 16384, 32768, 65536};
 
-bool fit(size_t bytes, size_t n) {
-  return blink_split::fits(bytes, n, FREE_SPACE_OF_EMPTY, reserved);
+/* page_get_free_space_of_empty(true) */
+constexpr size_t free_space_of_empty(size_t page_size) {
+  return page_size - PAGE_NEW_SUPREMUM_END - PAGE_DIR - 2 * PAGE_DIR_SLOT_SIZE;
 }
 
-/* A page of random records that fits, a random tuple and insert point. */
+/* The longest leaf record: get_permissible_max_size() (dict0dict.cc). */
+constexpr size_t leaf_rec_max(size_t page_size) {
+  return page_size == UNIV_PAGE_SIZE_MAX ? REC_MAX_DATA_SIZE - 1
+                                         : free_space_of_empty(page_size) / 2;
+}
+
+/* The longest key: ha_innobase::max_supported_key_length(), capped by
+MySQL's MAX_KEY_LENGTH (3072). */
+constexpr size_t max_key_length(size_t page_size) {
+  return page_size == 4096 ? 768 : page_size == 8192 ? 1536 : 3072;
+}
+
+/* page_dir_calc_reserved_space() */
+size_t reserved(size_t n) {
+  return (PAGE_DIR_SLOT_SIZE * n + PAGE_DIR_SLOT_MIN_N_OWNED - 1) /
+         PAGE_DIR_SLOT_MIN_N_OWNED;
+}
+
+/* The longest node pointer F2 admits on a page size. */
+size_t node_ptr_limit(size_t page_size) {
+  size_t m = 0;
+  while (blink_split::node_ptrs_fit(m + 1, PAGE_DIR_SLOT_SIZE,
+                                    free_space_of_empty(page_size), reserved)) {
+    ++m;
+  }
+  return m;
+}
+
+/* A page size and level, with F1's room for the longest node pointer. */
+struct Level {
+  size_t page_size;
+  size_t rec_max;   // records: leaf records, or node pointers
+  size_t hk_room;   // btr_blink_hk_reserve()
+
+  bool fit(size_t bytes, size_t n) const {
+    return blink_split::fits(bytes, n, free_space_of_empty(page_size),
+                             reserved);
+  }
+};
+
+Level leaf(size_t page_size) {
+  return {page_size, leaf_rec_max(page_size),
+          blink_split::hk_reserve(node_ptr_limit(page_size),
+                                  PAGE_DIR_SLOT_SIZE)};
+}
+
+Level non_leaf(size_t page_size) {
+  const size_t m = node_ptr_limit(page_size);
+  return {page_size, m, blink_split::hk_reserve(m, PAGE_DIR_SLOT_SIZE)};
+}
+
+/* A page of random records that keeps F1's room (as every page of a B-link
+index does), a random tuple and insert point. */
 struct Case {
   std::vector<size_t> recs;
   size_t p;
   size_t tuple;
-  size_t old_hk;
-  std::vector<size_t> hks;  // high key size of each record and of the tuple
 };
 
-Case random_case(std::mt19937 &rng, size_t max_rec, size_t max_hk) {
-  std::uniform_int_distribution<size_t> rec_size(20, max_rec);
+Case random_case(std::mt19937 &rng, const Level &l, size_t min_rec) {
+  std::uniform_int_distribution<size_t> rec_size(min_rec, l.rec_max);
   Case c;
   size_t used = 0;
   for (;;) {
     const size_t s = rec_size(rng);
-    if (!fit(used + s, c.recs.size() + 1) && !c.recs.empty()) break;
+    if (!l.fit(used + s + l.hk_room, c.recs.size() + 1)) break;
     c.recs.push_back(s);
     used += s;
   }
   c.p = std::uniform_int_distribution<size_t>(0, c.recs.size())(rng);
   c.tuple = rec_size(rng);
-  std::uniform_int_distribution<size_t> hk_size(10, max_hk);
-  c.old_hk = rng() % 2 ? hk_size(rng) : 0;
-  for (size_t i = 0; i <= c.recs.size(); ++i) {
-    c.hks.push_back(std::min(hk_size(rng), i < c.recs.size() ? c.recs[i] + 4
-                                                            : c.tuple + 4));
-  }
   return c;
 }
 
-void check_case(const Case &c, size_t preferred) {
-  auto hk = [&](size_t k, bool with_tuple) {
-    if (with_tuple) {
-      return k == c.p ? c.hks.back() : c.hks[k < c.p ? k : k - 1];
-    }
-    return c.hks[k];
-  };
-  blink_split::Items<decltype(hk)> items(c.recs, c.p, c.tuple, c.old_hk, hk);
+/* The split the server chooses (btr0blink.cc, choose_split()): both halves
+keep F1's room, whatever high key they get. */
+void check_case(const Level &l, const Case &c, size_t preferred) {
+  auto hk = [&](size_t, bool) { return l.hk_room; };
+  auto fit = [&](size_t bytes, size_t n) { return l.fit(bytes, n); };
+  blink_split::Items<decltype(hk)> items(c.recs, c.p, c.tuple, l.hk_room, hk);
   const auto plan = blink_split::choose(items, preferred, fit);
-  ASSERT_TRUE(plan.has_value()) << "no split fits " << c.recs.size()
-                                << " records";
+  ASSERT_TRUE(plan.has_value())
+      << "page size " << l.page_size << ": no split fits " << c.recs.size()
+      << " records";
   const size_t n = items.n_items(plan->with_tuple);
   ASSERT_GE(plan->k, 1u);
   ASSERT_LT(plan->k, n);
   /* Recompute both halves independently of plan_fits(). */
-  size_t left = hk(plan->k, plan->with_tuple), right = c.old_hk;
+  size_t left = l.hk_room, right = l.hk_room;
   for (size_t i = 0; i < n; ++i) {
     (i < plan->k ? left : right) += items.item_size(i, plan->with_tuple);
   }
-  EXPECT_TRUE(fit(left, plan->k));
-  EXPECT_TRUE(fit(right, n - plan->k));
+  EXPECT_TRUE(l.fit(left, plan->k));
+  EXPECT_TRUE(l.fit(right, n - plan->k));
   if (!plan->with_tuple) {
     /* Without the tuple only when no split can take it. */
     for (size_t k = 1; k <= c.recs.size(); ++k) {
@@ -99,23 +154,71 @@ void check_case(const Case &c, size_t preferred) {
 
 }  // namespace
 
-/* Random pages of records up to half a page with keys up to InnoDB's
-3072-byte limit: a split always fits. */
+/* F2 at every page size: the limit is about a third of a page, and every
+clustered index of a COMPACT or DYNAMIC table is within it even with the
+longest key and the widest null bitmap.  A secondary index's node pointer
+also holds the primary key; on 32 KiB and 64 KiB pages every one fits, on
+smaller pages the longest ones stay stock. */
+TEST(btr0blink_split, node_ptr_limit_per_page_size) {
+  for (size_t page_size : PAGE_SIZES) {
+    const size_t f = free_space_of_empty(page_size);
+    const size_t m = node_ptr_limit(page_size);
+    EXPECT_LE(3 * m, f) << page_size;
+    EXPECT_LT(f, 3 * m + 8) << page_size;
+
+    const size_t clustered =
+        max_key_length(page_size) + MAX_KEY_LENGTH_BYTES + NODE_PTR_OVERHEAD +
+        MAX_NULL_BITMAP;
+    EXPECT_LE(clustered, m) << page_size;
+
+    const size_t secondary = 2 * max_key_length(page_size) +
+                             2 * MAX_KEY_LENGTH_BYTES + NODE_PTR_OVERHEAD +
+                             MAX_NULL_BITMAP;
+    EXPECT_EQ(secondary <= m, page_size >= 32768) << page_size;
+  }
+}
+
+/* The root raise of defect 1 (README.blink.md, F2): the new root holds one
+node pointer and must take the second without raising again.  The
+arithmetic of btr_cur_optimistic_insert() with btr_blink_max_insert_size(). */
+TEST(btr0blink_split, one_node_ptr_takes_a_second) {
+  for (size_t page_size : PAGE_SIZES) {
+    const Level l = non_leaf(page_size);
+    const size_t max_insert =
+        free_space_of_empty(page_size) - l.rec_max - reserved(1 + 1);
+    ASSERT_GE(max_insert, l.hk_room) << page_size;
+    EXPECT_GE(max_insert - l.hk_room, l.rec_max) << page_size;
+  }
+}
+
+/* Random leaf pages with records up to the longest leaf record, and
+random non-leaf pages with node pointers up to F2's limit, at every page
+size: a split always fits. */
 TEST(btr0blink_split, always_fits_at_the_limits) {
   std::mt19937 rng(42);
-  for (int i = 0; i < 20000; ++i) {
-    const Case c = random_case(rng, MAX_REC, MAX_HK);
-    check_case(c, 0);
-    if (HasFatalFailure()) return;
+  for (size_t page_size : PAGE_SIZES) {
+    for (const Level &l : {leaf(page_size), non_leaf(page_size)}) {
+      for (int i = 0; i < 5000; ++i) {
+        check_case(l, random_case(rng, l, 20), 0);
+        if (HasFatalFailure()) return;
+      }
+      /* Only records near the limit: the pages hold one or two. */
+      for (int i = 0; i < 2000; ++i) {
+        check_case(l, random_case(rng, l, l.rec_max * 9 / 10), 0);
+        if (HasFatalFailure()) return;
+      }
+    }
   }
 }
 
 TEST(btr0blink_split, small_records_balance) {
   std::mt19937 rng(7);
+  const Level l{16384, 300, 20};
   for (int i = 0; i < 2000; ++i) {
-    const Case c = random_case(rng, 300, 40);
-    auto hk = [&](size_t, bool) { return size_t{20}; };
-    blink_split::Items<decltype(hk)> items(c.recs, c.p, c.tuple, c.old_hk, hk);
+    const Case c = random_case(rng, l, 20);
+    auto hk = [&](size_t, bool) { return l.hk_room; };
+    auto fit = [&](size_t bytes, size_t n) { return l.fit(bytes, n); };
+    blink_split::Items<decltype(hk)> items(c.recs, c.p, c.tuple, 0, hk);
     const auto plan = blink_split::choose(items, 0, fit);
     ASSERT_TRUE(plan && plan->with_tuple);
     size_t left = 0, total = 0;
@@ -131,8 +234,10 @@ TEST(btr0blink_split, small_records_balance) {
 /* The preferred point (sequential inserts) wins when it fits: the tuple
 alone on the new page, the left page kept full. */
 TEST(btr0blink_split, preferred_point_when_it_fits) {
+  const Level l{16384, 390, 20};
   std::vector<size_t> recs(40, 390);
   auto hk = [](size_t, bool) { return size_t{20}; };
+  auto fit = [&](size_t bytes, size_t n) { return l.fit(bytes, n); };
   blink_split::Items<decltype(hk)> items(recs, 40, 390, 0, hk);
   const auto plan = blink_split::choose(items, 40, fit);
   ASSERT_TRUE(plan);
@@ -143,19 +248,23 @@ TEST(btr0blink_split, preferred_point_when_it_fits) {
 /* A preferred point that does not fit is not taken: the left page cannot
 also hold a big high key. */
 TEST(btr0blink_split, preferred_point_that_does_not_fit) {
-  std::vector<size_t> recs(2, 8000);
-  auto hk = [](size_t, bool) { return size_t{3000}; };
-  blink_split::Items<decltype(hk)> items(recs, 2, 100, 0, hk);
+  const Level l = leaf(16384);
+  std::vector<size_t> recs(2, 5000);
+  auto hk = [](size_t, bool) { return size_t{6500}; };
+  auto fit = [&](size_t bytes, size_t n) { return l.fit(bytes, n); };
+  blink_split::Items<decltype(hk)> items(recs, 2, 6000, 0, hk);
   const auto plan = blink_split::choose(items, 2, fit);
   ASSERT_TRUE(plan);
-  EXPECT_EQ(plan->k, 1u);
+  EXPECT_NE(plan->k, 2u);
 }
 
 /* Two records near half a page and a tuple as big: no split can take the
 tuple, so the page is split without it. */
 TEST(btr0blink_split, split_without_the_tuple) {
-  std::vector<size_t> recs{8000, 8000};
+  const Level l = leaf(16384);
+  std::vector<size_t> recs{6000, 6000};
   auto hk = [](size_t, bool) { return size_t{3000}; };
+  auto fit = [&](size_t bytes, size_t n) { return l.fit(bytes, n); };
   blink_split::Items<decltype(hk)> items(recs, 1, 8000, 3000, hk);
   const auto plan = blink_split::choose(items, 0, fit);
   ASSERT_TRUE(plan);
