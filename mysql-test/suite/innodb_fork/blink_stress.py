@@ -181,9 +181,11 @@ class Worker(threading.Thread):
         if mine != want:
             missing = sorted(set(want) - set(mine))[:5]
             extra = sorted(set(mine) - set(want))[:5]
-            raise Mismatch("%s: scan of %s from %s%s: missing %s, unexpected %s, "
-                           "%d rows differ" % (self.name, how, lo, d, missing, extra,
-                                               sum(mine.get(i) != v for i, v in want.items())))
+            raise Mismatch("%s: scan of %s from %s to %s%s: missing %s, unexpected %s, "
+                           "%d rows differ; history %s" % (
+                               self.name, how, lo, hi, d, missing, extra,
+                               sum(mine.get(i) != v for i, v in want.items()),
+                               {i: self.history.get(i) for i in missing + extra}))
 
     def check_order(self, keys, desc, how):
         for x, y in zip(keys, keys[1:]):

@@ -287,13 +287,15 @@ high key they get now, so that a later merge can replace it. */
   return *plan;
 }
 
-/** Insert the tuple on the half it belongs to, reorganizing if needed.
-@return the inserted record, or nullptr if it does not fit there */
+/** Insert the tuple at the cursor, which page_cur_search() has put on block,
+the half the tuple belongs to; reorganize if needed.
+@return the inserted record, or nullptr if it does not fit there (the cursor
+stays on block, for the split that makes room) */
 rec_t *insert_on_half(btr_cur_t *cursor, buf_block_t *block,
                       const dtuple_t *tuple, ulint **offsets,
                       mem_heap_t **heap, mtr_t *mtr) {
   page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
-  page_cur_search(block, cursor->index, tuple, page_cursor);
+  ut_ad(page_cur_get_block(page_cursor) == block);
   rec_t *rec = page_cur_tuple_insert(page_cursor, tuple, cursor->index,
                                      offsets, heap, mtr);
   if (rec == nullptr && btr_page_reorganize(page_cursor, cursor->index, mtr)) {
@@ -464,7 +466,10 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   MONITOR_INC(MONITOR_INDEX_SPLIT);
 
   rec_t *rec;
+  page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
   if (with_tuple) {
+    page_cur_search(insert_left ? block : new_block, index, tuple,
+                    page_cursor);
     rec = insert_on_half(cursor, insert_left ? block : new_block, tuple,
                          offsets, heap, mtr);
     /* S2 proved that it fits. */
@@ -477,6 +482,9 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
                                        left_hk_offsets) < 0
                             ? block
                             : new_block;
+    /* The cursor goes to the half first: if the tuple does not fit there,
+    the split below splits that half at this position. */
+    page_cur_search(half, index, tuple, page_cursor);
     /* F1 as btr_cur_optimistic_insert() keeps it: the half must keep
     its room for a high key with the tuple on it. */
     const page_t *half_page = buf_block_get_frame(half);
