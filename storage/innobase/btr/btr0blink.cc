@@ -291,7 +291,7 @@ high key they get now, so that a later merge can replace it. */
 the half the tuple belongs to; reorganize if needed.
 @return the inserted record, or nullptr if it does not fit there (the cursor
 stays on block, for the split that makes room) */
-rec_t *insert_on_half(btr_cur_t *cursor, buf_block_t *block,
+rec_t *insert_on_half(btr_cur_t *cursor, [[maybe_unused]] buf_block_t *block,
                       const dtuple_t *tuple, ulint **offsets,
                       mem_heap_t **heap, mtr_t *mtr) {
   page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
