@@ -573,6 +573,12 @@ void btr_blink_left_takes_range(dict_index_t *index, const page_t *page,
   mem_heap_free(heap);
 }
 
+void btr_blink_right_takes_range(const dict_index_t *index,
+                                 buf_block_t *right_block) {
+  ut_ad(index->blink);
+  buf_block_modify_clock_inc(right_block);
+}
+
 void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
                                  const dtuple_t *node_ptr, mtr_t *mtr) {
   ut_ad(index->blink);

@@ -203,6 +203,16 @@ record pointer into it.
 void btr_blink_left_takes_range(dict_index_t *index, const page_t *page,
                                 buf_block_t *left_block, mtr_t *mtr);
 
+/** G2: a page was merged into its right sibling, whose key range grows
+downwards: the merged records now precede the sibling's own.  None of the
+sibling's records moved, so stock leaves its modify clock alone; MC1 moves
+it, so that a cursor stored at the sibling's infimum (a backward scan
+between two pages) does not restore there and skip the merged records.
+@param[in]     index        B-link index
+@param[in,out] right_block  the right sibling (X-latched) */
+void btr_blink_right_takes_range(const dict_index_t *index,
+                                 buf_block_t *right_block);
+
 /** G4: the separator of a page in its parent was replaced by node_ptr: make
 its left sibling's high key equal to the new separator.
 @param[in]     index     B-link index
