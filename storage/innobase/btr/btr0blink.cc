@@ -579,6 +579,15 @@ void btr_blink_right_takes_range(const dict_index_t *index,
   buf_block_modify_clock_inc(right_block);
 }
 
+ulint btr_blink_insert_intention(const dict_index_t *index, ulint mode) {
+  return index->blink && mode == BTR_MODIFY_TREE ? BTR_LATCH_FOR_INSERT : 0;
+}
+
+bool btr_blink_merge_allowed(dict_index_t *index) {
+  return !index->blink ||
+         rw_lock_get_writer(dict_index_get_lock(index)) == RW_LOCK_X;
+}
+
 void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
                                  const dtuple_t *node_ptr, mtr_t *mtr) {
   ut_ad(index->blink);

@@ -144,6 +144,14 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
        SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \
       {"btree_blink_nonleaf_splits",                                       \
        (char *)&btr_blink_stats.nonleaf_splits, SHOW_LONGLONG,             \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_move_rights", (char *)&btr_blink_stats.move_rights,    \
+       SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \
+      {"btree_blink_move_left_steps",                                      \
+       (char *)&btr_blink_stats.move_left_steps, SHOW_LONGLONG,            \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_descent_restarts",                                     \
+       (char *)&btr_blink_stats.descent_restarts, SHOW_LONGLONG,           \
        SHOW_SCOPE_GLOBAL},
 
 #endif /* ha_innofork_h */

@@ -35,6 +35,7 @@ for more details.
 #include "dict0types.h"
 #include "mem0mem.h"
 #include "mtr0types.h"
+#include "page0types.h"
 #include "rem0types.h"
 
 struct dtuple_t;
@@ -59,6 +60,15 @@ extern bool srv_btree_blink_validate_debug;
 struct btr_blink_stats_t {
   std::atomic<uint64_t> leaf_splits{0};
   std::atomic<uint64_t> nonleaf_splits{0};
+  /** D3: a descent found its key above a page's high key and moved to the
+  right sibling. */
+  std::atomic<uint64_t> move_rights{0};
+  /** D5: a move-left found that the left neighbour had split and stepped
+  right on its level. */
+  std::atomic<uint64_t> move_left_steps{0};
+  /** D4: a descent latched a page that was not of its index or level (a
+  stale page number, a root raise) and started again from the root. */
+  std::atomic<uint64_t> descent_restarts{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
 
@@ -221,6 +231,47 @@ its left sibling's high key equal to the new separator.
 @param[in,out] mtr       mini-transaction holding the index SX or X */
 void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
                                  const dtuple_t *node_ptr, mtr_t *mtr);
+
+/** G0: the intention a row insert adds to its BTR_MODIFY_TREE search of a
+B-link index.  Row inserts search with no intention, which InnoDB reads as
+"insert and delete" and G0 as a possible merge (index->lock in X).  Their
+structure changes are splits (S1: no btr_insert_into_right_sibling(), so
+never a node pointer deleted), and the merge a pessimistic update over a
+delete-marked record could ask for is declined without X
+(btr_blink_merge_allowed()): so they search with BTR_LATCH_FOR_INSERT and
+take SX, as stock inserts do.
+@param[in] index  index
+@param[in] mode   the insert's latch mode
+@return BTR_LATCH_FOR_INSERT for BTR_MODIFY_TREE on a B-link index, else 0 */
+ulint btr_blink_insert_intention(const dict_index_t *index, ulint mode);
+
+/** G0: whether a page of index may be merged or lifted now.  A B-link merge
+needs index->lock in X; under SX (a row insert's pessimistic update) the page
+stays under-filled until a later delete merges it.  The caller holds
+index->lock in SX or X, so the lock's writer mode is its own.
+@return true for a stock index or when this thread holds the lock in X */
+bool btr_blink_merge_allowed(dict_index_t *index);
+
+/** The descent of a B-link index to its leaf level for the leaf latch
+modes (README.blink.md, "Descent with move-right", D1..D5): one page
+latched at a time, move-right by the high key, move-left for the PREV
+modes.  Called by btr_cur_search_to_nth_level() for level 0 in place of the
+latch-coupled descent.
+@param[in]     index              B-link index
+@param[in]     tuple              search tuple
+@param[in]     mode               PAGE_CUR_GE, PAGE_CUR_G, PAGE_CUR_LE or PAGE_CUR_L
+@param[in]     latch_mode         latch mode without flags
+@param[in]     s_latch_by_caller  the caller holds index->lock (S or SX)
+@param[in,out] cursor             tree cursor, positioned on the leaf (its
+                                  left_block set for the PREV modes)
+@param[in]     location           caller, for the page latches
+@param[in,out] mtr                mini-transaction
+@return false (nothing done) if latch_mode is not BTR_SEARCH_LEAF,
+BTR_MODIFY_LEAF, BTR_SEARCH_PREV or BTR_MODIFY_PREV */
+bool btr_blink_search_leaf(dict_index_t *index, const dtuple_t *tuple,
+                           page_cur_mode_t mode, ulint latch_mode,
+                           bool s_latch_by_caller, btr_cur_t *cursor,
+                           ut::Location location, mtr_t *mtr);
 
 /** Check a B-link index (README.blink.md, "Validator").  Takes the index
 lock in SX for the whole walk, as CHECK TABLE's btr_validate_index() does:

@@ -1,0 +1,448 @@
+/*****************************************************************************
+
+Copyright (c) 2026, the innofork authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+This program is distributed in the hope that it will be useful, but WITHOUT
+ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+FOR A PARTICULAR PURPOSE. See the GNU General Public License, version 2.0,
+for more details.
+
+*****************************************************************************/
+
+/** @file btr/btr0blink_search.cc
+The descent of a B-link index to its leaf level without latch coupling:
+one page latched at a time on the way down, move-right by the high key,
+move-left for the searches that latch the left neighbour too.  The rules
+(D1..D6, G0) are in btr/README.blink.md, "Descent with move-right". */
+
+#include "btr0blink.h"
+
+#include "btr0btr.h"
+#include "btr0cur.h"
+#include "btr0sea.h"
+#include "buf0buf.h"
+#include "dict0mem.h"
+#include "mtr0mtr.h"
+#include "my_dbug.h"
+#include "page0blink.h"
+#include "page0cur.h"
+#include "page0page.h"
+#include "rem0cmp.h"
+#include "srv0srv.h"
+
+namespace {
+
+/** A page latched by the descent and where its latch sits in the mtr. */
+struct Latched {
+  buf_block_t *block{nullptr};
+  ulint savepoint{0};
+
+  const page_t *page() const { return buf_block_get_frame(block); }
+  page_no_t page_no() const { return block->page.id.page_no(); }
+};
+
+/** One search of a B-link index down to its leaf level (README.blink.md,
+D1..D5).  Holds index->lock in S (or the caller does) for its whole run, so
+that no merge or discard runs meanwhile (G0): the only structure changes
+it can meet are splits, which move key ranges to the right only (S1). */
+class Blink_descent {
+ public:
+  Blink_descent(dict_index_t *index, const dtuple_t *tuple,
+                page_cur_mode_t mode, ulint latch_mode, btr_cur_t *cursor,
+                ut::Location location, mtr_t *mtr)
+      : m_index(index),
+        m_tuple(tuple),
+        m_mode(mode),
+        m_latch_mode(latch_mode),
+        m_leaf_latch(latch_mode == BTR_MODIFY_LEAF ||
+                             latch_mode == BTR_MODIFY_PREV
+                         ? RW_X_LATCH
+                         : RW_S_LATCH),
+        m_with_left(latch_mode == BTR_SEARCH_PREV ||
+                    latch_mode == BTR_MODIFY_PREV),
+        m_cursor(cursor),
+        m_location(location),
+        m_mtr(mtr),
+        m_page_size(dict_table_page_size(index->table)) {}
+
+  ~Blink_descent() {
+    if (m_heap != nullptr) {
+      mem_heap_free(m_heap);
+    }
+  }
+
+  Blink_descent(const Blink_descent &) = delete;
+  Blink_descent &operator=(const Blink_descent &) = delete;
+
+  /** Descend and position the cursor on the leaf level, the leaf latched
+  in the mode asked for (and its left neighbour for the PREV modes). */
+  void run() {
+    while (!descend()) {
+      release_all();
+      btr_blink_stats.descent_restarts.fetch_add(1, std::memory_order_relaxed);
+      ++m_restarts;
+    }
+    search_leaf();
+  }
+
+ private:
+  /** One attempt from the root.
+  @return false if the descent must restart from the root (D4) */
+  bool descend();
+
+  /** The leaf phase of the PREV modes (D5).
+  @return false if the descent must restart */
+  bool latch_leaf_with_left(page_no_t leaf_no);
+
+  /** Latch a page.  D2: the only page that may already be latched is the
+  one whose right sibling this is (or, for the PREV modes, that page and
+  its own left neighbour).
+  @param[in] page_no   page number
+  @param[in] rw_latch  RW_S_LATCH or RW_X_LATCH
+  @param[in] left_of   the latched page whose right link is page_no, or
+                       nullptr when no page of the index is latched */
+  Latched latch(page_no_t page_no, ulint rw_latch, const Latched *left_of) {
+    ut_ad(left_of == nullptr ? m_n_latched == 0
+                             : btr_page_get_next(left_of->page(), m_mtr) ==
+                                   page_no);
+    Latched l;
+    l.savepoint = mtr_set_savepoint(m_mtr);
+    const bool root = page_no == dict_index_get_page(m_index);
+    l.block = buf_page_get_gen(
+        page_id_t(dict_index_get_space(m_index), page_no), m_page_size,
+        rw_latch, root ? m_index->search_info->root_guess : nullptr,
+        m_cursor->m_fetch_mode, m_location, m_mtr);
+    buf_block_dbg_add_level(l.block, SYNC_TREE_NODE);
+    if (root) {
+      m_index->search_info->root_guess = l.block;
+    }
+    ++m_n_latched;
+    return l;
+  }
+
+  void release(Latched &l) {
+    ut_ad(m_n_latched > 0);
+    mtr_release_block_at_savepoint(m_mtr, l.savepoint, l.block);
+    l.block = nullptr;
+    --m_n_latched;
+  }
+
+  void release_all() {
+    for (Latched *l : {&m_cur, &m_left}) {
+      if (l->block != nullptr) {
+        release(*l);
+      }
+    }
+    ut_ad(m_n_latched == 0);
+  }
+
+  /** D4: a page reached by a page number read earlier is an index page of
+  this index at the expected level. */
+  bool is_expected(const Latched &l, ulint level) const {
+    const page_t *page = l.page();
+    return fil_page_index_page_check(page) &&
+           btr_page_get_index_id(page) == m_index->id &&
+           btr_page_get_level(page) == level &&
+           page_is_comp(page) == dict_table_is_comp(m_index->table);
+  }
+
+  /** D3: whether the tuple lies right of the page's key range. */
+  bool above_high_key(const Latched &l);
+
+  /** D3: move right from m_cur while the tuple is above its high key,
+  latching each right page before releasing the one left of it.
+  @return false if a right page is not as expected (D4) */
+  bool move_right(ulint rw_latch, ulint level);
+
+  /** Search the latched leaf with the caller's mode and fill the cursor,
+  as the stock search does at the leaf level. */
+  void search_leaf();
+
+  dict_index_t *const m_index;
+  const dtuple_t *const m_tuple;
+  const page_cur_mode_t m_mode;
+  const ulint m_latch_mode;
+  /** The latch the caller wants on the leaf (and its left neighbour). */
+  const ulint m_leaf_latch;
+  /** BTR_SEARCH_PREV or BTR_MODIFY_PREV: the left neighbour is latched
+  too, left before right. */
+  const bool m_with_left;
+  btr_cur_t *const m_cursor;
+  const ut::Location m_location;
+  mtr_t *const m_mtr;
+  const page_size_t m_page_size;
+
+  /** The page the descent is on, and its left neighbour (PREV modes). */
+  Latched m_cur;
+  Latched m_left;
+  ulint m_n_latched{0};
+  ulint m_restarts{0};
+
+  /** Fields of the tuple known to match the bounds of the current page
+  (the stock search carries them from level to level; reset when a move
+  right leaves the range the parent bracketed). */
+  ulint m_up_match{0};
+  ulint m_low_match{0};
+
+  mem_heap_t *m_heap{nullptr};
+  ulint *m_offsets{nullptr};
+};
+
+bool Blink_descent::above_high_key(const Latched &l) {
+  const page_t *page = l.page();
+  if (btr_page_get_next(page, m_mtr) == FIL_NULL) {
+    /* The rightmost page of its level: no upper bound. */
+    return false;
+  }
+  /* HK1: a page with a right sibling has a high key; the root never has a
+  right sibling (R1), so the B-link header is in use here (H1). */
+  const rec_t *hk = page_blink_get_hk_rec(page);
+  ut_ad(hk != nullptr);
+  if (hk == nullptr) {
+    return false;
+  }
+  if (m_heap == nullptr) {
+    m_heap = mem_heap_create(256, UT_LOCATION_HERE);
+  }
+  m_offsets = rec_get_offsets(hk, m_index, m_offsets, ULINT_UNDEFINED,
+                              UT_LOCATION_HERE, &m_heap);
+  const int cmp = cmp_dtuple_rec(m_tuple, hk, m_index, m_offsets);
+  /* D3: on a tuple equal to the high key, GE and L stay (every record of
+  the page is below the high key, and a prefix tuple equal to a longer
+  high key may match records of this page); G and LE go right, where
+  records equal to the high key are. */
+  return cmp > 0 ||
+         (cmp == 0 && (m_mode == PAGE_CUR_G || m_mode == PAGE_CUR_LE));
+}
+
+bool Blink_descent::move_right(ulint rw_latch, ulint level) {
+  while (above_high_key(m_cur)) {
+    const page_no_t right_no = btr_page_get_next(m_cur.page(), m_mtr);
+    Latched right = latch(right_no, rw_latch, &m_cur);
+    if (!is_expected(right, level)) {
+      release(right);
+      return false;
+    }
+    release(m_cur);
+    m_cur = right;
+    m_up_match = 0;
+    m_low_match = 0;
+    btr_blink_stats.move_rights.fetch_add(1, std::memory_order_relaxed);
+  }
+  return true;
+}
+
+bool Blink_descent::descend() {
+  m_up_match = 0;
+  m_low_match = 0;
+
+  /* Non-leaf levels are searched with L for GE and LE for G, as in
+  btr_cur_search_to_nth_level(). */
+  const page_cur_mode_t page_mode = m_mode == PAGE_CUR_GE  ? PAGE_CUR_L
+                                    : m_mode == PAGE_CUR_G ? PAGE_CUR_LE
+                                                           : m_mode;
+  const page_no_t root_no = dict_index_get_page(m_index);
+
+  m_cur = latch(root_no, RW_S_LATCH, nullptr);
+  ulint height = btr_page_get_level(m_cur.page());
+  m_cursor->tree_height = height + 1;
+
+  if (height == 0) {
+    /* The root is the leaf. */
+    if (m_leaf_latch == RW_S_LATCH) {
+      return true;
+    }
+    release(m_cur);
+    m_cur = latch(root_no, m_leaf_latch, nullptr);
+    /* D4: a root raise between the two latches. */
+    return btr_page_get_level(m_cur.page()) == 0;
+  }
+
+  for (;;) {
+    ut_ad(is_expected(m_cur, height));
+    if (!move_right(RW_S_LATCH, height)) {
+      return false;
+    }
+    page_cur_t *page_cursor = btr_cur_get_page_cur(m_cursor);
+    page_cur_search_with_match(m_cur.block, m_index, m_tuple, page_mode,
+                               &m_up_match, &m_low_match, page_cursor,
+                               nullptr);
+    const rec_t *node_ptr = page_cur_get_rec(page_cursor);
+    /* The page's key range starts at its first node pointer's key (the
+    separator it was reached by, S3, G4) or it is the leftmost page, whose
+    first node pointer is the minimum record. */
+    ut_ad(page_rec_is_user_rec(node_ptr));
+    if (!page_rec_is_user_rec(node_ptr)) {
+      return false;
+    }
+    if (m_heap == nullptr) {
+      m_heap = mem_heap_create(256, UT_LOCATION_HERE);
+    }
+    m_offsets = rec_get_offsets(node_ptr, m_index, m_offsets, ULINT_UNDEFINED,
+                                UT_LOCATION_HERE, &m_heap);
+    page_no_t child_no = btr_node_ptr_get_child_page_no(node_ptr, m_offsets);
+    DBUG_EXECUTE_IF("blink_descent_stale_child", if (m_restarts == 0 &&
+                                                     height == 1) {
+      child_no = root_no;
+    });
+
+    /* D2: the parent is released before the child is latched. */
+    release(m_cur);
+    --height;
+
+    if (height == 0) {
+      DEBUG_SYNC_C("blink_descent_leaf_named");
+      if (m_with_left) {
+        return latch_leaf_with_left(child_no);
+      }
+      m_cur = latch(child_no, m_leaf_latch, nullptr);
+      return is_expected(m_cur, 0) && move_right(m_leaf_latch, 0);
+    }
+
+    m_cur = latch(child_no, RW_S_LATCH, nullptr);
+    if (!is_expected(m_cur, height)) {
+      return false;
+    }
+  }
+}
+
+bool Blink_descent::latch_leaf_with_left(page_no_t leaf_no) {
+  /* Find the leaf and read its left link, alone. */
+  m_cur = latch(leaf_no, RW_S_LATCH, nullptr);
+  if (!is_expected(m_cur, 0) || !move_right(RW_S_LATCH, 0)) {
+    return false;
+  }
+  leaf_no = m_cur.page_no();
+  const page_no_t left_no = btr_page_get_prev(m_cur.page(), m_mtr);
+  release(m_cur);
+  DEBUG_SYNC_C("blink_descent_left_named");
+
+  if (left_no != FIL_NULL) {
+    /* D5: latch the left neighbour; if it split since, its right link
+    names a half of it: move right until the right link is the leaf. */
+    m_left = latch(left_no, m_leaf_latch, nullptr);
+    if (!is_expected(m_left, 0)) {
+      return false;
+    }
+    for (;;) {
+      const page_no_t next = btr_page_get_next(m_left.page(), m_mtr);
+      if (next == leaf_no) {
+        break;
+      }
+      /* Under G0 the walk ends at the leaf: the pages between are halves
+      of splits of the old left neighbour. */
+      ut_ad(next != FIL_NULL);
+      if (next == FIL_NULL) {
+        return false;
+      }
+      Latched right = latch(next, m_leaf_latch, &m_left);
+      if (!is_expected(right, 0)) {
+        release(right);
+        return false;
+      }
+      release(m_left);
+      m_left = right;
+      btr_blink_stats.move_left_steps.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+
+  m_cur = latch(leaf_no, m_leaf_latch, left_no == FIL_NULL ? nullptr : &m_left);
+  /* The latched left neighbour cannot split, and no page is ever put to
+  the left of the leftmost one, so the leaf's left link is the page we
+  hold (or still none). */
+  ut_ad(btr_page_get_prev(m_cur.page(), m_mtr) ==
+        (m_left.block == nullptr ? FIL_NULL : m_left.page_no()));
+
+  /* The leaf may have split while nothing was latched: move right, the
+  leaf becoming the left neighbour. */
+  while (above_high_key(m_cur)) {
+    const page_no_t right_no = btr_page_get_next(m_cur.page(), m_mtr);
+    Latched right = latch(right_no, m_leaf_latch, &m_cur);
+    if (!is_expected(right, 0)) {
+      release(right);
+      return false;
+    }
+    if (m_left.block != nullptr) {
+      release(m_left);
+    }
+    m_left = m_cur;
+    m_cur = right;
+    m_up_match = 0;
+    m_low_match = 0;
+    btr_blink_stats.move_rights.fetch_add(1, std::memory_order_relaxed);
+  }
+  return true;
+}
+
+void Blink_descent::search_leaf() {
+  btr_cur_t *cursor = m_cursor;
+  page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
+  ulint up_bytes = 0;
+  ulint low_bytes = 0;
+
+  if (btr_search_enabled) {
+    /* The byte prefixes serve the adaptive hash index only. */
+    page_cur_search_with_match_bytes(m_cur.block, m_index, m_tuple, m_mode,
+                                     &m_up_match, &up_bytes, &m_low_match,
+                                     &low_bytes, page_cursor);
+  } else {
+    page_cur_search_with_match(m_cur.block, m_index, m_tuple, m_mode,
+                               &m_up_match, &m_low_match, page_cursor,
+                               nullptr);
+  }
+  cursor->low_match = m_low_match;
+  cursor->low_bytes = low_bytes;
+  cursor->up_match = m_up_match;
+  cursor->up_bytes = up_bytes;
+  cursor->left_block = m_left.block;
+
+  if (btr_search_enabled && !m_index->disable_ahi) {
+    btr_search_info_update(cursor);
+  }
+  ut_ad(cursor->up_match != ULINT_UNDEFINED || m_mode != PAGE_CUR_GE);
+  ut_ad(cursor->up_match != ULINT_UNDEFINED || m_mode != PAGE_CUR_LE);
+  ut_ad(cursor->low_match != ULINT_UNDEFINED || m_mode != PAGE_CUR_LE);
+}
+
+}  // namespace
+
+bool btr_blink_search_leaf(dict_index_t *index, const dtuple_t *tuple,
+                           page_cur_mode_t mode, ulint latch_mode,
+                           bool s_latch_by_caller, btr_cur_t *cursor,
+                           ut::Location location, mtr_t *mtr) {
+  ut_ad(index->blink);
+  switch (latch_mode) {
+    case BTR_SEARCH_LEAF:
+    case BTR_MODIFY_LEAF:
+    case BTR_SEARCH_PREV:
+    case BTR_MODIFY_PREV:
+      break;
+    default:
+      return false;
+  }
+  ut_ad(mode == PAGE_CUR_GE || mode == PAGE_CUR_G || mode == PAGE_CUR_LE ||
+        mode == PAGE_CUR_L);
+
+  /* D1: index->lock in S until the leaf is latched. */
+  const ulint savepoint = mtr_set_savepoint(mtr);
+  const bool take_lock = !s_latch_by_caller && !srv_read_only_mode;
+  if (take_lock) {
+    mtr_s_lock(dict_index_get_lock(index), mtr, UT_LOCATION_HERE);
+  }
+  ut_ad(srv_read_only_mode ||
+        rw_lock_own_flagged(dict_index_get_lock(index),
+                            RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX |
+                                RW_LOCK_FLAG_X));
+
+  Blink_descent(index, tuple, mode, latch_mode, cursor, location, mtr).run();
+
+  if (take_lock) {
+    mtr_release_s_latch_at_savepoint(mtr, savepoint,
+                                     dict_index_get_lock(index));
+  }
+  return true;
+}
