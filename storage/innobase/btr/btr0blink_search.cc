@@ -182,9 +182,10 @@ class Blink_descent {
   ulint m_n_latched{0};
   ulint m_restarts{0};
 
-  /** Fields of the tuple known to match the bounds of the current page
-  (the stock search carries them from level to level; reset when a move
-  right leaves the range the parent bracketed). */
+  /** Fields of the tuple that match the lower and upper bounds of the
+  current page's keys: carried from level to level as the stock search
+  does, replaced by the match with the high key when the page has one
+  (above_high_key()). */
   ulint m_up_match{0};
   ulint m_low_match{0};
 
@@ -210,13 +211,30 @@ bool Blink_descent::above_high_key(const Latched &l) {
   }
   m_offsets = rec_get_offsets(hk, m_index, m_offsets, ULINT_UNDEFINED,
                               UT_LOCATION_HERE, &m_heap);
-  const int cmp = cmp_dtuple_rec(m_tuple, hk, m_index, m_offsets);
+  ulint matched = 0;
+  const int cmp = cmp_dtuple_rec_with_match_low(
+      m_tuple, hk, m_index, m_offsets, dtuple_get_n_fields_cmp(m_tuple),
+      &matched);
   /* D3: on a tuple equal to the high key, GE and L stay (every record of
   the page is below the high key, and a prefix tuple equal to a longer
   high key may match records of this page); G and LE go right, where
   records equal to the high key are. */
-  return cmp > 0 ||
-         (cmp == 0 && (m_mode == PAGE_CUR_G || m_mode == PAGE_CUR_LE));
+  const bool right =
+      cmp > 0 || (cmp == 0 && (m_mode == PAGE_CUR_G || m_mode == PAGE_CUR_LE));
+  /* The high key bounds the page's keys from above and the right
+  sibling's from below (HK2, HK3): it replaces the bound the parent gave.
+  Callers read the matched fields as matches with the records around the
+  cursor, on this page or the next (row_ins_sec_index_entry_low() checks
+  for duplicates when up_match reaches the unique fields), and a record
+  beyond the high key matches no more fields of the tuple than the high
+  key does. */
+  if (right) {
+    m_low_match = matched;
+    m_up_match = 0;
+  } else {
+    m_up_match = matched;
+  }
+  return right;
 }
 
 bool Blink_descent::move_right(ulint rw_latch, ulint level) {
@@ -229,8 +247,6 @@ bool Blink_descent::move_right(ulint rw_latch, ulint level) {
     }
     release(m_cur);
     m_cur = right;
-    m_up_match = 0;
-    m_low_match = 0;
     btr_blink_stats.move_rights.fetch_add(1, std::memory_order_relaxed);
   }
   return true;
@@ -371,8 +387,6 @@ bool Blink_descent::latch_leaf_with_left(page_no_t leaf_no) {
     }
     m_left = m_cur;
     m_cur = right;
-    m_up_match = 0;
-    m_low_match = 0;
     btr_blink_stats.move_rights.fetch_add(1, std::memory_order_relaxed);
   }
   return true;
