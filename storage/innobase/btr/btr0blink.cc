@@ -560,6 +560,9 @@ void btr_blink_bulk_set_hk(dict_index_t *index, buf_block_t *block,
 void btr_blink_left_takes_range(dict_index_t *index, const page_t *page,
                                 buf_block_t *left_block, mtr_t *mtr) {
   ut_ad(index->blink);
+  /* G0: key range moves left, no descent may be running. */
+  ut_ad(mtr_memo_contains_flagged(mtr, dict_index_get_lock(index),
+                                  MTR_MEMO_X_LOCK));
   /* Before or after the page was unlinked from its level. */
   ut_ad(btr_page_get_next(buf_block_get_frame(left_block), mtr) ==
             page_get_page_no(page) ||
@@ -591,6 +594,9 @@ bool btr_blink_merge_allowed(dict_index_t *index) {
 void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
                                  const dtuple_t *node_ptr, mtr_t *mtr) {
   ut_ad(index->blink);
+  /* G0: key range moves left, no descent may be running. */
+  ut_ad(mtr_memo_contains_flagged(mtr, dict_index_get_lock(index),
+                                  MTR_MEMO_X_LOCK));
   const page_t *page = buf_block_get_frame(block);
   const page_no_t left_no = btr_page_get_prev(page, mtr);
   if (left_no == FIL_NULL) {

@@ -155,8 +155,12 @@ class Blink_descent {
 
   /** D3: move right from m_cur while the tuple is above its high key,
   latching each right page before releasing the one left of it.
+  @param[in] rw_latch   latch for the right pages
+  @param[in] level      their level
+  @param[in] keep_left  keep the page moved from latched as m_left (the
+                        PREV modes), releasing the previous m_left
   @return false if a right page is not as expected (D4) */
-  bool move_right(ulint rw_latch, ulint level);
+  bool move_right(ulint rw_latch, ulint level, bool keep_left = false);
 
   /** Search the latched leaf with the caller's mode and fill the cursor,
   as the stock search does at the leaf level. */
@@ -237,7 +241,7 @@ bool Blink_descent::above_high_key(const Latched &l) {
   return right;
 }
 
-bool Blink_descent::move_right(ulint rw_latch, ulint level) {
+bool Blink_descent::move_right(ulint rw_latch, ulint level, bool keep_left) {
   while (above_high_key(m_cur)) {
     const page_no_t right_no = btr_page_get_next(m_cur.page(), m_mtr);
     Latched right = latch(right_no, rw_latch, &m_cur);
@@ -245,7 +249,14 @@ bool Blink_descent::move_right(ulint rw_latch, ulint level) {
       release(right);
       return false;
     }
-    release(m_cur);
+    if (!keep_left) {
+      release(m_cur);
+    } else {
+      if (m_left.block != nullptr) {
+        release(m_left);
+      }
+      m_left = m_cur;
+    }
     m_cur = right;
     btr_blink_stats.move_rights.fetch_add(1, std::memory_order_relaxed);
   }
@@ -375,21 +386,7 @@ bool Blink_descent::latch_leaf_with_left(page_no_t leaf_no) {
 
   /* The leaf may have split while nothing was latched: move right, the
   leaf becoming the left neighbour. */
-  while (above_high_key(m_cur)) {
-    const page_no_t right_no = btr_page_get_next(m_cur.page(), m_mtr);
-    Latched right = latch(right_no, m_leaf_latch, &m_cur);
-    if (!is_expected(right, 0)) {
-      release(right);
-      return false;
-    }
-    if (m_left.block != nullptr) {
-      release(m_left);
-    }
-    m_left = m_cur;
-    m_cur = right;
-    btr_blink_stats.move_rights.fetch_add(1, std::memory_order_relaxed);
-  }
-  return true;
+  return move_right(m_leaf_latch, 0, true);
 }
 
 void Blink_descent::search_leaf() {

@@ -209,7 +209,7 @@ record pointer into it.
 @param[in]     index       B-link index
 @param[in]     page        the page that leaves (X-latched)
 @param[in,out] left_block  its left sibling (X-latched)
-@param[in,out] mtr         mini-transaction */
+@param[in,out] mtr         mini-transaction holding the index X (G0) */
 void btr_blink_left_takes_range(dict_index_t *index, const page_t *page,
                                 buf_block_t *left_block, mtr_t *mtr);
 
@@ -228,7 +228,7 @@ its left sibling's high key equal to the new separator.
 @param[in]     index     B-link index
 @param[in]     block     the page whose separator changed (X-latched)
 @param[in]     node_ptr  its new node pointer
-@param[in,out] mtr       mini-transaction holding the index SX or X */
+@param[in,out] mtr       mini-transaction holding the index X (G0) */
 void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
                                  const dtuple_t *node_ptr, mtr_t *mtr);
 
