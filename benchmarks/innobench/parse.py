@@ -12,7 +12,8 @@ _SB_INTERVAL = re.compile(
 def sysbench(text):
     """Final report and per-interval lines of a sysbench run.
 
-    Returns a dict: tps, qps, errors_per_s, lat_avg_ms, lat_min_ms, lat_max_ms,
+    Returns a dict: tps, qps, writes (write queries), errors_per_s, lat_avg_ms,
+    lat_min_ms, lat_max_ms,
     lat_pct (the percentile sysbench was asked for, e.g. 95), lat_pct_ms,
     total_time_s, transactions, intervals (list of dicts t, threads, tps, qps,
     lat_ms, err_per_s).  Raises ValueError if the final report is missing."""
@@ -27,6 +28,7 @@ def sysbench(text):
     fields = {
         "transactions": r"^\s*transactions:\s+(\d+)\s+\(" + _NUM + r" per sec\.\)",
         "queries": r"^\s*queries:\s+(\d+)\s+\(" + _NUM + r" per sec\.\)",
+        "writes": r"^\s*write:\s+(\d+)\s*$",
         "errors": r"^\s*ignored errors:\s+(\d+)\s+\(" + _NUM + r" per sec\.\)",
         "total_time_s": r"^\s*total time:\s+" + _NUM + r"s",
         "lat_min_ms": r"^\s*min:\s+" + _NUM,
@@ -41,6 +43,8 @@ def sysbench(text):
     out["tps"] = float(found["transactions"].group(2))
     if found["queries"]:
         out["qps"] = float(found["queries"].group(2))
+    if found["writes"]:
+        out["writes"] = int(found["writes"].group(1))
     if found["errors"]:
         out["errors_per_s"] = float(found["errors"].group(2))
     out["total_time_s"] = float(found["total_time_s"].group(1))

@@ -9,7 +9,7 @@ from . import metrics, optimizer, stats
 from .server import aa_pairs
 
 FIELDS = ["rep", "order", "server", "workload", "dataset", "isolation", "threads", "throughput",
-          "unit", "qps", "lat_avg_ms", "p95_ms", "p99_ms", "errors_per_s", "transactions",
+          "unit", "qps", "lat_avg_ms", "p95_ms", "p99_ms", "errors_per_s", "transactions", "writes",
           "handler_reads_per_txn", "page_reads_per_txn",
           "cpu_server", "cpu_clients", "cpu_us_per_txn", "steal_pct", "steal_high",
           "trx_sys_mutex_count", "trx_sys_mutex_ms",
@@ -418,14 +418,16 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
                   % metrics.STEAL_LIMIT_PCT]
     lines += variance_lines(rows, servers, info.get("fixes", []))
     lines += statistics_lines(table_stats, plans, servers)
-    splits = [r for r in rows if r["workload"] == "split-insert"]
+    splits = [r for r in rows if r["workload"].startswith("split-insert")]
     if splits:
         lines += ["", "## Split-heavy inserts", "",
-                  "| server | rep | inserts | page splits | splits/insert | P99 ms | check |",
-                  "|---|---|---|---|---|---|---|"]
+                  "| workload | server | rep | inserts | page splits | splits/insert | P99 ms"
+                  " | check |",
+                  "|---|---|---|---|---|---|---|---|"]
         for r in splits:
-            lines.append("| %s | %s | %s | %s | %.2f | %s | %s |" % (
-                r["server"], r["rep"], r["transactions"], r["page_splits"],
+            lines.append("| %s | %s | %s | %s | %s | %.2f | %s | %s |" % (
+                r["workload"], r["server"], r["rep"], r.get("writes") or r["transactions"],
+                r["page_splits"],
                 float(r["splits_per_insert"]), r["p99_ms"], r["check"]))
     if timelines:
         lines += ["", "## Long report", ""] + long_report_lines(timelines)

@@ -81,7 +81,7 @@ def sysbench_row(out):
     return {"throughput": r["tps"], "unit": "tps", "qps": r.get("qps"),
             "lat_avg_ms": r.get("lat_avg_ms"), "p95_ms": parse.percentile(hist, 95),
             "p99_ms": parse.percentile(hist, 99), "errors_per_s": r.get("errors_per_s", 0.0),
-            "transactions": r["transactions"]}
+            "transactions": r["transactions"], "writes": r.get("writes")}
 
 
 class Workload:
@@ -374,6 +374,8 @@ class SplitInserts(Workload):
     name = "split-insert"
     dataset = "split"
     script = os.path.join(BENCH, "workloads", "split_insert.lua")
+    log_name = "split"
+    readers_per_writer = 0
 
     def argv(self, server, p, threads, seconds, *extra, command="run"):
         return ["sysbench", self.script, "--mysql-socket=" + server.sock, "--mysql-user=root",
@@ -389,24 +391,37 @@ class SplitInserts(Workload):
 
     def run_group(self, server, ctx, group, rep):
         p = ctx.p
-        threads = p["split_threads"]
+        writers = p["split_threads"]
+        threads = writers * (1 + self.readers_per_writer)
         ctx.log("  %-10s %-18s RR %5d threads" % (server.name, self.name, threads))
         splits0 = split_count(server)
         # About one insert per leaf page (~6 rows of 2.5 KB per 16 KB page),
         # so that nearly every insert lands on a full page.
         inserts = p["split_rows"] // 8
-        row = measure(ctx, server, self.argv(server, p, threads, p["split_time"],
-                                             "--events=%d" % inserts),
-                      "split-%d-r%d.log" % (threads, rep), sysbench_row)
+        extra = ["--events=%d" % (inserts * (1 + self.readers_per_writer))]
+        if self.readers_per_writer:
+            extra.append("--readers=on")
+        row = measure(ctx, server, self.argv(server, p, threads, p["split_time"], *extra),
+                      "%s-%d-r%d.log" % (self.log_name, threads, rep), sysbench_row)
         splits = split_count(server) - splits0
+        inserted = row["writes"] if row.get("writes") is not None else row["transactions"]
         check = server.rows("CHECK TABLE sbtest.split_t")[-1]
         count = int(server.sql("SELECT COUNT(*) FROM sbtest.split_t"))
-        expected = p["split_rows"] + row["transactions"]
+        expected = p["split_rows"] + inserted
         row.update(workload=self.name, isolation="RR", threads=threads, page_splits=splits,
-                   splits_per_insert=splits / row["transactions"] if row["transactions"] else 0,
+                   splits_per_insert=splits / inserted if inserted else 0,
                    check="ok" if check[-1] == "OK" and count == expected else
                    "FAILED: CHECK TABLE %s, %d rows, expected %d" % (check[-1], count, expected))
         yield row
+
+
+class SplitInsertsRead(SplitInserts):
+    """The split inserts with one reading thread beside each inserting one:
+    short primary key ranges around random gaps, across the leaves being
+    split (the B-link part 2 benchmark, README.blink.md).  Named only."""
+    name = "split-insert-read"
+    log_name = "split-read"
+    readers_per_writer = 1
 
 
 def split_count(server):
@@ -416,8 +431,9 @@ def split_count(server):
 
 SYSBENCH_SCRIPTS = ("oltp_read_write", "oltp_read_only", "oltp_point_select", "oltp_update_index")
 # Run only when named: inserts at the end of the primary key and into the
-# secondary index (the B-link benchmark, README.blink.md).
-SYSBENCH_NAMED_ONLY = ("oltp_insert",)
+# secondary index; deletes and inserts whose purge merges pages (the B-link
+# benchmarks, README.blink.md).
+SYSBENCH_NAMED_ONLY = ("oltp_insert", "oltp_write_only")
 
 
 def make(names):
@@ -433,7 +449,10 @@ def make(names):
             out.append(LongReport())
         elif n == "split-insert":
             out.append(SplitInserts())
+        elif n == "split-insert-read":
+            out.append(SplitInsertsRead())
         else:
-            raise ValueError("unknown workload %r: sysbench, %s, tpcc, long-report, split-insert"
+            raise ValueError("unknown workload %r: sysbench, %s, tpcc, long-report, split-insert,"
+                             " split-insert-read"
                              % (n, ", ".join(SYSBENCH_SCRIPTS + SYSBENCH_NAMED_ONLY)))
     return out

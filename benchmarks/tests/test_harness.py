@@ -124,8 +124,13 @@ class OptionsTest(unittest.TestCase):
     def test_oltp_insert_only_when_named(self):
         names = [w.name for w in workloads.make(["sysbench"])]
         self.assertNotIn("oltp_insert", names)
+        self.assertNotIn("oltp_write_only", names)
         self.assertEqual([w.name for w in workloads.make(["oltp_insert", "split-insert"])],
                          ["oltp_insert", "split-insert"])
+        read = workloads.make(["oltp_write_only", "split-insert-read"])
+        self.assertEqual([w.name for w in read], ["oltp_write_only", "split-insert-read"])
+        self.assertEqual(read[1].dataset, "split")
+        self.assertEqual(read[1].readers_per_writer, 1)
         with self.assertRaisesRegex(ValueError, "oltp_insert"):
             workloads.make(["oltp_delete"])
 

@@ -62,6 +62,7 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(r["transactions"], 2534)
         self.assertAlmostEqual(r["tps"], 1267.01)
         self.assertAlmostEqual(r["qps"], 25344.50)
+        self.assertEqual(r["writes"], 10138)
         self.assertAlmostEqual(r["errors_per_s"], 0.5)
         self.assertAlmostEqual(r["total_time_s"], 2.0021)
         self.assertEqual(r["lat_pct"], 95)

@@ -7,12 +7,15 @@
 --            are unique across threads and spread evenly over the table:
 --            event number u goes to gap (u * 7919) % rows, offset u / rows + 1,
 --            so the first `rows` events hit every gap once, in scattered order.
+--            With --readers, odd-numbered threads read instead: ten keys from
+--            a random gap on, across the leaves the inserts split.
 
 sysbench.cmdline.options = {
   rows = {"Rows preloaded by prepare", 20000},
   gap = {"Key distance between preloaded rows", 1000},
   pad = {"Bytes of payload per row", 2500},
   table_name = {"Table", "split_t"},
+  readers = {"Odd-numbered threads read short key ranges instead of inserting", false},
 }
 
 local function connect()
@@ -48,7 +51,18 @@ end
 
 function event()
   local o = sysbench.opt
-  local u = n_events * o.threads + sysbench.tid
+  if o.readers and sysbench.tid % 2 == 1 then
+    con:query(string.format("SELECT id FROM %s WHERE id >= %d ORDER BY id LIMIT 10",
+                            o.table_name, sysbench.rand.uniform(0, o.rows - 1) * o.gap))
+    return
+  end
+  -- Writers are numbered 0, 1, ... among themselves, so that they share
+  -- the key sequence as all threads do without readers.
+  local writers, writer = o.threads, sysbench.tid
+  if o.readers then
+    writers, writer = math.ceil(o.threads / 2), math.floor(sysbench.tid / 2)
+  end
+  local u = n_events * writers + writer
   n_events = n_events + 1
   local offset = 1 + math.floor(u / o.rows)
   if offset >= o.gap then

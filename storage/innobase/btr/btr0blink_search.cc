@@ -16,8 +16,9 @@ for more details.
 /** @file btr/btr0blink_search.cc
 The descent of a B-link index to its leaf level without latch coupling:
 one page latched at a time on the way down, move-right by the high key,
-move-left for the searches that latch the left neighbour too.  The rules
-(D1..D6, G0) are in btr/README.blink.md, "Descent with move-right". */
+move-left for the searches that latch the left neighbour too, and the
+descents to the first and last leaf.  The rules (G0, D1..D8) are in
+btr/README.blink.md, "Descent with move-right". */
 
 #include "btr0blink.h"
 
@@ -34,6 +35,8 @@ move-left for the searches that latch the left neighbour too.  The rules
 #include "rem0cmp.h"
 #include "srv0srv.h"
 
+#include <thread>
+
 namespace {
 
 /** A page latched by the descent and where its latch sits in the mtr. */
@@ -45,16 +48,29 @@ struct Latched {
   page_no_t page_no() const { return block->page.id.page_no(); }
 };
 
+/** D8: how many times a descent for a range estimate starts again rather
+than move right; then it moves right as the other descents do. */
+constexpr ulint ESTIMATE_RESTARTS = 3;
+
+/** Where a descent goes: to a search tuple, or to an end of the index. */
+enum class Blink_target { KEY, FIRST, LAST };
+
 /** One search of a B-link index down to its leaf level (README.blink.md,
-D1..D5).  Holds index->lock in S (or the caller does) for its whole run, so
+D1..D8).  Holds index->lock in S (or the caller does) for its whole run, so
 that no merge or discard runs meanwhile (G0): the only structure changes
 it can meet are splits, which move key ranges to the right only (S1). */
 class Blink_descent {
  public:
-  Blink_descent(dict_index_t *index, const dtuple_t *tuple,
-                page_cur_mode_t mode, ulint latch_mode, btr_cur_t *cursor,
-                ut::Location location, mtr_t *mtr)
-      : m_index(index),
+  /** @param[in] target    KEY: the leaf for tuple and mode; FIRST, LAST:
+                           the first or last leaf (D6), tuple nullptr
+      @param[in] estimate  record the path for range estimates (D8) */
+  Blink_descent(Blink_target target, dict_index_t *index,
+                const dtuple_t *tuple, page_cur_mode_t mode, ulint latch_mode,
+                bool estimate, btr_cur_t *cursor, ut::Location location,
+                mtr_t *mtr)
+      : m_target(target),
+        m_estimate(estimate),
+        m_index(index),
         m_tuple(tuple),
         m_mode(mode),
         m_latch_mode(latch_mode),
@@ -150,8 +166,21 @@ class Blink_descent {
            page_is_comp(page) == dict_table_is_comp(m_index->table);
   }
 
-  /** D3: whether the tuple lies right of the page's key range. */
+  /** D3: whether the tuple lies right of the page's key range; D6: whether
+  the descent to the last leaf must move right (the page has a right
+  sibling). */
   bool above_high_key(const Latched &l);
+
+  /** Position the page cursor on the latched non-leaf page m_cur: on the
+  node pointer to follow. */
+  void search_node_ptr(page_cur_mode_t page_mode);
+
+  /** Record the page cursor's position for a range estimate (D8). */
+  void add_path_info(ulint height) {
+    if (m_estimate) {
+      btr_cur_add_path_info(m_cursor, height, m_root_height);
+    }
+  }
 
   /** D3: move right from m_cur while the tuple is above its high key,
   latching each right page before releasing the one left of it.
@@ -166,6 +195,8 @@ class Blink_descent {
   as the stock search does at the leaf level. */
   void search_leaf();
 
+  const Blink_target m_target;
+  const bool m_estimate;
   dict_index_t *const m_index;
   const dtuple_t *const m_tuple;
   const page_cur_mode_t m_mode;
@@ -185,6 +216,8 @@ class Blink_descent {
   Latched m_left;
   ulint m_n_latched{0};
   ulint m_restarts{0};
+  /** The level of the root when the descent latched it. */
+  ulint m_root_height{0};
 
   /** Fields of the tuple that match the lower and upper bounds of the
   current page's keys: carried from level to level as the stock search
@@ -202,6 +235,17 @@ bool Blink_descent::above_high_key(const Latched &l) {
   if (btr_page_get_next(page, m_mtr) == FIL_NULL) {
     /* The rightmost page of its level: no upper bound. */
     return false;
+  }
+  switch (m_target) {
+    case Blink_target::FIRST:
+      /* The first page of a level keeps its lower end: splits put the
+      new page on the right (S1), and merges, which could empty it, wait
+      for the descent (G0). */
+      return false;
+    case Blink_target::LAST:
+      return true;
+    case Blink_target::KEY:
+      break;
   }
   /* HK1: a page with a right sibling has a high key; the root never has a
   right sibling (R1), so the B-link header is in use here (H1). */
@@ -243,6 +287,12 @@ bool Blink_descent::above_high_key(const Latched &l) {
 
 bool Blink_descent::move_right(ulint rw_latch, ulint level, bool keep_left) {
   while (above_high_key(m_cur)) {
+    if (m_estimate && m_restarts < ESTIMATE_RESTARTS) {
+      /* D8: a path that moved right disagrees with its parent's position,
+      which the estimate would read as adjacent pages; a new descent reads
+      the parents as the split left them. */
+      return false;
+    }
     const page_no_t right_no = btr_page_get_next(m_cur.page(), m_mtr);
     Latched right = latch(right_no, rw_latch, &m_cur);
     if (!is_expected(right, level)) {
@@ -277,6 +327,7 @@ bool Blink_descent::descend() {
   m_cur = latch(root_no, RW_S_LATCH, nullptr);
   ulint height = btr_page_get_level(m_cur.page());
   m_cursor->tree_height = height + 1;
+  m_root_height = height;
 
   if (height == 0) {
     /* The root is the leaf. */
@@ -294,11 +345,9 @@ bool Blink_descent::descend() {
     if (!move_right(RW_S_LATCH, height)) {
       return false;
     }
-    page_cur_t *page_cursor = btr_cur_get_page_cur(m_cursor);
-    page_cur_search_with_match(m_cur.block, m_index, m_tuple, page_mode,
-                               &m_up_match, &m_low_match, page_cursor,
-                               nullptr);
-    const rec_t *node_ptr = page_cur_get_rec(page_cursor);
+    search_node_ptr(page_mode);
+    add_path_info(height);
+    const rec_t *node_ptr = btr_cur_get_rec(m_cursor);
     /* The page's key range starts at its first node pointer's key (the
     separator it was reached by, S3, G4) or it is the leftmost page, whose
     first node pointer is the minimum record. */
@@ -320,9 +369,15 @@ bool Blink_descent::descend() {
     /* D2: the parent is released before the child is latched. */
     release(m_cur);
     --height;
+    /* blink_stress widens the window in which the child may split. */
+    DBUG_EXECUTE_IF("blink_descent_yield", std::this_thread::yield(););
 
     if (height == 0) {
-      DEBUG_SYNC_C("blink_descent_leaf_named");
+      if (m_estimate) {
+        DEBUG_SYNC_C("blink_estimate_leaf_named");
+      } else {
+        DEBUG_SYNC_C("blink_descent_leaf_named");
+      }
       if (m_with_left) {
         return latch_leaf_with_left(child_no);
       }
@@ -334,6 +389,25 @@ bool Blink_descent::descend() {
     if (!is_expected(m_cur, height)) {
       return false;
     }
+  }
+}
+
+void Blink_descent::search_node_ptr(page_cur_mode_t page_mode) {
+  page_cur_t *page_cursor = btr_cur_get_page_cur(m_cursor);
+  switch (m_target) {
+    case Blink_target::KEY:
+      page_cur_search_with_match(m_cur.block, m_index, m_tuple, page_mode,
+                                 &m_up_match, &m_low_match, page_cursor,
+                                 nullptr);
+      return;
+    case Blink_target::FIRST:
+      page_cur_set_before_first(m_cur.block, page_cursor);
+      page_cur_move_to_next(page_cursor);
+      return;
+    case Blink_target::LAST:
+      page_cur_set_after_last(m_cur.block, page_cursor);
+      page_cur_move_to_prev(page_cursor);
+      return;
   }
 }
 
@@ -392,6 +466,18 @@ bool Blink_descent::latch_leaf_with_left(page_no_t leaf_no) {
 void Blink_descent::search_leaf() {
   btr_cur_t *cursor = m_cursor;
   page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
+
+  if (m_target != Blink_target::KEY) {
+    /* As btr_cur_open_at_index_side(): no matched fields, no AHI. */
+    if (m_target == Blink_target::FIRST) {
+      page_cur_set_before_first(m_cur.block, page_cursor);
+    } else {
+      page_cur_set_after_last(m_cur.block, page_cursor);
+    }
+    add_path_info(0);
+    return;
+  }
+
   ulint up_bytes = 0;
   ulint low_bytes = 0;
 
@@ -410,6 +496,7 @@ void Blink_descent::search_leaf() {
   cursor->up_match = m_up_match;
   cursor->up_bytes = up_bytes;
   cursor->left_block = m_left.block;
+  add_path_info(0);
 
   if (btr_search_enabled && !m_index->disable_ahi) {
     btr_search_info_update(cursor);
@@ -419,12 +506,36 @@ void Blink_descent::search_leaf() {
   ut_ad(cursor->low_match != ULINT_UNDEFINED || m_mode != PAGE_CUR_LE);
 }
 
+/** Run a descent under index->lock in S (D1), unless the caller holds the
+lock, and release the lock once the leaf is latched, as the stock leaf
+searches do. */
+void run_under_s_lock(Blink_descent &descent, dict_index_t *index,
+                      bool s_latch_by_caller, mtr_t *mtr) {
+  const ulint savepoint = mtr_set_savepoint(mtr);
+  const bool take_lock = !s_latch_by_caller && !srv_read_only_mode;
+  if (take_lock) {
+    mtr_s_lock(dict_index_get_lock(index), mtr, UT_LOCATION_HERE);
+  }
+  ut_ad(srv_read_only_mode ||
+        rw_lock_own_flagged(dict_index_get_lock(index),
+                            RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX |
+                                RW_LOCK_FLAG_X));
+
+  descent.run();
+
+  if (take_lock) {
+    mtr_release_s_latch_at_savepoint(mtr, savepoint,
+                                     dict_index_get_lock(index));
+  }
+}
+
 }  // namespace
 
 bool btr_blink_search_leaf(dict_index_t *index, const dtuple_t *tuple,
                            page_cur_mode_t mode, ulint latch_mode,
-                           bool s_latch_by_caller, btr_cur_t *cursor,
-                           ut::Location location, mtr_t *mtr) {
+                           bool estimate, bool s_latch_by_caller,
+                           btr_cur_t *cursor, ut::Location location,
+                           mtr_t *mtr) {
   ut_ad(index->blink);
   switch (latch_mode) {
     case BTR_SEARCH_LEAF:
@@ -438,22 +549,25 @@ bool btr_blink_search_leaf(dict_index_t *index, const dtuple_t *tuple,
   ut_ad(mode == PAGE_CUR_GE || mode == PAGE_CUR_G || mode == PAGE_CUR_LE ||
         mode == PAGE_CUR_L);
 
-  /* D1: index->lock in S until the leaf is latched. */
-  const ulint savepoint = mtr_set_savepoint(mtr);
-  const bool take_lock = !s_latch_by_caller && !srv_read_only_mode;
-  if (take_lock) {
-    mtr_s_lock(dict_index_get_lock(index), mtr, UT_LOCATION_HERE);
-  }
-  ut_ad(srv_read_only_mode ||
-        rw_lock_own_flagged(dict_index_get_lock(index),
-                            RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX |
-                                RW_LOCK_FLAG_X));
-
-  Blink_descent(index, tuple, mode, latch_mode, cursor, location, mtr).run();
-
-  if (take_lock) {
-    mtr_release_s_latch_at_savepoint(mtr, savepoint,
-                                     dict_index_get_lock(index));
-  }
+  Blink_descent descent(Blink_target::KEY, index, tuple, mode, latch_mode,
+                        estimate, cursor, location, mtr);
+  run_under_s_lock(descent, index, s_latch_by_caller, mtr);
   return true;
 }
+
+bool btr_blink_open_at_side(bool from_left, dict_index_t *index,
+                            ulint latch_mode, bool estimate,
+                            bool s_latch_by_caller, btr_cur_t *cursor,
+                            ut::Location location, mtr_t *mtr) {
+  ut_ad(index->blink);
+  if (latch_mode != BTR_SEARCH_LEAF && latch_mode != BTR_MODIFY_LEAF) {
+    return false;
+  }
+  cursor->index = index;
+  Blink_descent descent(from_left ? Blink_target::FIRST : Blink_target::LAST,
+                        index, nullptr, PAGE_CUR_GE, latch_mode, estimate,
+                        cursor, location, mtr);
+  run_under_s_lock(descent, index, s_latch_by_caller, mtr);
+  return true;
+}
+

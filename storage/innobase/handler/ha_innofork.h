@@ -152,6 +152,10 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
        SHOW_SCOPE_GLOBAL},                                                 \
       {"btree_blink_descent_restarts",                                     \
        (char *)&btr_blink_stats.descent_restarts, SHOW_LONGLONG,           \
-       SHOW_SCOPE_GLOBAL},
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_merges", (char *)&btr_blink_stats.merges,              \
+       SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \
+      {"btree_blink_discards", (char *)&btr_blink_stats.discards,          \
+       SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},
 
 #endif /* ha_innofork_h */

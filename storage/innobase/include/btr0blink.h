@@ -69,6 +69,12 @@ struct btr_blink_stats_t {
   /** D4: a descent latched a page that was not of its index or level (a
   stale page number, a root raise) and started again from the root. */
   std::atomic<uint64_t> descent_restarts{0};
+  /** G1, G2: a page of a B-link index merged into a sibling
+  (btr_compress()), under index->lock in X (G0). */
+  std::atomic<uint64_t> merges{0};
+  /** G3: a page of a B-link index discarded (btr_discard_page()), under
+  index->lock in X (G0). */
+  std::atomic<uint64_t> discards{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
 
@@ -261,6 +267,8 @@ latch-coupled descent.
 @param[in]     tuple              search tuple
 @param[in]     mode               PAGE_CUR_GE, PAGE_CUR_G, PAGE_CUR_LE or PAGE_CUR_L
 @param[in]     latch_mode         latch mode without flags
+@param[in]     estimate           record the path in cursor->path_arr for
+                                  btr_estimate_n_rows_in_range() (D8)
 @param[in]     s_latch_by_caller  the caller holds index->lock (S or SX)
 @param[in,out] cursor             tree cursor, positioned on the leaf (its
                                   left_block set for the PREV modes)
@@ -270,8 +278,38 @@ latch-coupled descent.
 BTR_MODIFY_LEAF, BTR_SEARCH_PREV or BTR_MODIFY_PREV */
 bool btr_blink_search_leaf(dict_index_t *index, const dtuple_t *tuple,
                            page_cur_mode_t mode, ulint latch_mode,
-                           bool s_latch_by_caller, btr_cur_t *cursor,
-                           ut::Location location, mtr_t *mtr);
+                           bool estimate, bool s_latch_by_caller,
+                           btr_cur_t *cursor, ut::Location location,
+                           mtr_t *mtr);
+
+/** The descent of a B-link index to the first or last leaf (README.blink.md,
+D6): as btr_blink_search_leaf(), the leftmost descent follows the first node
+pointer of each level (no page is ever put left of the leftmost one, S1), the
+rightmost descent moves right on each level until the right link is FIL_NULL.
+Called by btr_cur_open_at_index_side() for level 0.
+@param[in]     from_left          true: before the first record of the first
+                                  leaf; false: after the last of the last
+@param[in]     index              B-link index
+@param[in]     latch_mode         BTR_SEARCH_LEAF or BTR_MODIFY_LEAF (other
+                                  modes: nothing done)
+@param[in]     estimate           record the path (D8)
+@param[in]     s_latch_by_caller  the caller holds index->lock (S or SX)
+@param[in,out] cursor             tree cursor
+@param[in]     location           caller, for the page latches
+@param[in,out] mtr                mini-transaction
+@return false (nothing done) for a latch mode other than BTR_SEARCH_LEAF or
+BTR_MODIFY_LEAF */
+bool btr_blink_open_at_side(bool from_left, dict_index_t *index,
+                            ulint latch_mode, bool estimate,
+                            bool s_latch_by_caller, btr_cur_t *cursor,
+                            ut::Location location, mtr_t *mtr);
+
+/** Adds path information to the cursor for the current page, for which
+the binary search has been performed (defined in btr0cur.cc, stock).
+@param[in,out] cursor       cursor positioned on a page
+@param[in]     height       height of the page in the tree; 0 means leaf
+@param[in]     root_height  root node height in the tree */
+void btr_cur_add_path_info(btr_cur_t *cursor, ulint height, ulint root_height);
 
 /** Check a B-link index (README.blink.md, "Validator").  Takes the index
 lock in SX for the whole walk, as CHECK TABLE's btr_validate_index() does:
