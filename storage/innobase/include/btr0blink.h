@@ -69,11 +69,11 @@ struct btr_blink_stats_t {
   /** D4: a descent latched a page that was not of its index or level (a
   stale page number, a root raise) and started again from the root. */
   std::atomic<uint64_t> descent_restarts{0};
-  /** G1, G2: a page of a B-link index merged into a sibling
-  (btr_compress()), under index->lock in X (G0). */
+  /** G1, G2: a page of a B-link index merged into a sibling, or lifted
+  into its parent (btr_compress()), under index->lock in X (G0). */
   std::atomic<uint64_t> merges{0};
-  /** G3: a page of a B-link index discarded (btr_discard_page()), under
-  index->lock in X (G0). */
+  /** G3: a page of a B-link index discarded, the only page of its level
+  included (btr_discard_page()), under index->lock in X (G0). */
   std::atomic<uint64_t> discards{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
