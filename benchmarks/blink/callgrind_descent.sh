@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# Instructions per point select on a B-link table and on a stock table of
+# the same server and binary (README.blink.md, "Benchmark (part 2)").  Not a
+# timed run: callgrind counts instructions, which a 2-core machine's
+# scheduling noise does not change.
+#
+#   benchmarks/blink/callgrind_descent.sh [rows] [selects]   (20000, 2000)
+#
+# One server holds both tables: `stock` created with innodb_btree_blink OFF,
+# `blink` with it ON (an index's protocol is its marker, M1), sysbench's
+# layout, rows in key order.  mysqld is restarted under callgrind with
+# instrumentation off; after a warm-up that reads both tables, the same
+# point selects (random ids, one connection) run on each table with
+# instrumentation on for that phase only, and each phase is dumped.  Prints,
+# per table, instructions per select for the whole server and inside
+# btr_cur_search_to_nth_level() (the descent, inclusive).
+# FORK_PRESET=release|debug (default release), VARDIR (default
+# build/blink-callgrind).
+set -euo pipefail
+shopt -s inherit_errexit
+. "$(dirname "$0")/../../scripts/lib.sh"
+
+rows=${1:-20000}
+selects=${2:-2000}
+FORK_PRESET=${FORK_PRESET:-release}
+export VARDIR=${VARDIR:-$FORK_BUILD_DIR/blink-callgrind} PORT=3398 PRESET=$FORK_PRESET
+obj=$(preset_obj "$FORK_PRESET")
+[ -x "$obj/bin/mysqld" ] || die "no $FORK_PRESET build: make build PRESET=$FORK_PRESET"
+command -v valgrind >/dev/null || die "valgrind is not installed"
+sock=$VARDIR/mysqld.sock
+my=("$obj/bin/mysql" --defaults-file="$VARDIR/my.cnf" -N -B)
+
+rm -rf "$VARDIR"
+EXTRA_CNF="innodb_btree_blink=OFF
+innodb_adaptive_hash_index=OFF" bash "$FORK_ROOT/scripts/server.sh" start >/dev/null
+"${my[@]}" -e "CREATE DATABASE sb"
+for t in stock blink; do
+  [ $t = blink ] && "${my[@]}" -e "SET GLOBAL innodb_btree_blink = ON"
+  "${my[@]}" sb -e "
+    CREATE TABLE $t (id INT UNSIGNED NOT NULL PRIMARY KEY, k INT UNSIGNED NOT NULL,
+                     c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL, KEY k (k)) ENGINE=InnoDB;
+    SET SESSION cte_max_recursion_depth = $rows;
+    INSERT INTO $t WITH RECURSIVE q (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM q WHERE n < $rows)
+      SELECT n, (n * 7919) % $rows, REPEAT(CHAR(97 + n % 26), 120), REPEAT('p', 60) FROM q;
+    ANALYZE TABLE $t;" >/dev/null
+done
+blink_type=$("${my[@]}" -e "SELECT GROUP_CONCAT(t.NAME, ':', i.TYPE & 4096 ORDER BY t.NAME)
+  FROM information_schema.INNODB_INDEXES i JOIN information_schema.INNODB_TABLES t USING (TABLE_ID)
+  WHERE t.NAME IN ('sb/stock', 'sb/blink') AND i.NAME = 'PRIMARY'")
+[ "$blink_type" = "sb/blink:4096,sb/stock:0" ] || die "unexpected index formats: $blink_type"
+bash "$FORK_ROOT/scripts/server.sh" stop >/dev/null
+
+valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$VARDIR/cg.out" \
+  "$obj/bin/mysqld" --defaults-file="$VARDIR/my.cnf" >"$VARDIR/valgrind.log" 2>&1 &
+vg=$!
+for _ in $(seq 600); do
+  "$obj/bin/mysqladmin" --defaults-file="$VARDIR/my.cnf" ping >/dev/null 2>&1 && break
+  kill -0 $vg 2>/dev/null || die "mysqld under valgrind exited: $VARDIR/valgrind.log"
+  sleep 1
+done
+"$obj/bin/mysqladmin" --defaults-file="$VARDIR/my.cnf" ping >/dev/null 2>&1 ||
+  die "mysqld under valgrind did not answer in 600 s"
+
+queries=$VARDIR/queries
+awk -v n="$selects" -v rows="$rows" 'BEGIN { srand(1);
+  for (i = 0; i < n; i++) printf "SELECT c FROM TABLE WHERE id = %d;\n", 1 + int(rand() * rows) }' \
+  >"$queries"
+for t in stock blink; do   # warm-up: every page in the buffer pool, plans cached
+  sed "s/TABLE/$t/" "$queries" | "${my[@]}" sb >/dev/null
+done
+for t in stock blink; do
+  callgrind_control -i on $vg >/dev/null
+  sed "s/TABLE/$t/" "$queries" | "${my[@]}" sb >/dev/null
+  callgrind_control -i off $vg >/dev/null
+  callgrind_control -d "$t" $vg >/dev/null
+done
+"$obj/bin/mysqladmin" --defaults-file="$VARDIR/my.cnf" -uroot shutdown
+wait $vg || true
+
+printf '%-6s %14s %16s\n' table Ir/select descent_Ir/select
+for t in stock blink; do
+  f=$(grep -l "^desc: Trigger: dump $t\$" "$VARDIR"/cg.out.*)
+  total=$(awk '/^totals:/ { print $2 }' "$f")
+  descent=$(callgrind_annotate --inclusive=yes "$f" 2>/dev/null |
+    awk '/btr_cur_search_to_nth_level\(/ && !n++ { gsub(",", "", $1); print $1 }')
+  printf '%-6s %14d %16d\n' $t $((total / selects)) $((${descent:-0} / selects))
+done
