@@ -42,3 +42,129 @@ def no_difference(r, band):
     A difference is measured only when the whole range lies outside the
     band: low > band's top or high < band's bottom."""
     return band is not None and r["low"] <= band[1] and r["high"] >= band[0]
+
+
+# --- Intervals (issue "Benchmark harness: statistics that detect a 5 %
+# effect").  Repetitions are samples; a ratio of two servers is the ratio of
+# their geometric means, with a Welch interval on log values: throughput
+# noise is multiplicative (a slow repetition is slower by a factor), logs
+# make it additive and the ratio's interval symmetric in either direction.
+# Welch, not a pooled t-test, because two servers need not be equally noisy.
+import math
+import random
+
+
+def _betacf(a, b, x):
+    """Continued fraction of the regularized incomplete beta function
+    (modified Lentz's method)."""
+    tiny, qab, qap, qam = 1e-300, a + b, a + 1.0, a - 1.0
+    c, d = 1.0, 1.0 - qab * x / qap
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 300):
+        m2 = 2 * m
+        for aa in (m * (b - m) * x / ((qam + m2) * (a + m2)),
+                   -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))):
+            d = 1.0 + aa * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + aa / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-14:
+            break
+    return h
+
+
+def _betainc(a, b, x):
+    """Regularized incomplete beta I_x(a, b)."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
+                     + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1.0) / (a + b + 2.0):
+        return front * _betacf(a, b, x) / a
+    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
+
+
+def t_cdf(t, df):
+    """Student's t distribution function, df > 0 (not necessarily whole)."""
+    tail = 0.5 * _betainc(df / 2.0, 0.5, df / (df + t * t))
+    return 1.0 - tail if t >= 0 else tail
+
+
+def t_quantile(p, df):
+    """The t with t_cdf(t, df) == p, 0 < p < 1 (bisection)."""
+    if not 0.0 < p < 1.0:
+        raise ValueError("p must be in (0, 1)")
+    lo, hi = -1.0, 1.0
+    while t_cdf(lo, df) > p:
+        lo *= 2.0
+    while t_cdf(hi, df) < p:
+        hi *= 2.0
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if t_cdf(mid, df) < p:
+            lo = mid
+        else:
+            hi = mid
+        if hi - lo < 1e-12:
+            break
+    return (lo + hi) / 2.0
+
+
+def welch_log_ratio(a, b, confidence=0.95):
+    """a/b as the ratio of geometric means of the repetitions, with a Welch
+    interval on log values at `confidence` (two-sided).  Needs two or more
+    positive values on each side.  Returns ratio, low, high, se (of the
+    log ratio) and df (Welch-Satterthwaite)."""
+    la = [math.log(float(v)) for v in a]
+    lb = [math.log(float(v)) for v in b]
+    if len(la) < 2 or len(lb) < 2:
+        raise ValueError("an interval needs two repetitions on each side")
+    va, vb = statistics.variance(la) / len(la), statistics.variance(lb) / len(lb)
+    d = statistics.fmean(la) - statistics.fmean(lb)
+    se = math.sqrt(va + vb)
+    if se == 0.0:
+        return {"ratio": math.exp(d), "low": math.exp(d), "high": math.exp(d),
+                "se": 0.0, "df": math.inf}
+    df = (va + vb) ** 2 / (va ** 2 / (len(la) - 1) + vb ** 2 / (len(lb) - 1))
+    q = t_quantile(0.5 + confidence / 2.0, df)
+    return {"ratio": math.exp(d), "low": math.exp(d - q * se),
+            "high": math.exp(d + q * se), "se": se, "df": df}
+
+
+def family_confidence(n_ratios, family=0.95):
+    """Bonferroni: the confidence of each of n_ratios intervals such that
+    all of them hold together with probability `family` at least."""
+    return 1.0 - (1.0 - family) / max(1, n_ratios)
+
+
+def detectable_effect(se, df, confidence=0.95, power=0.8):
+    """The smallest relative effect (0.05 = 5 %) an interval of this
+    standard error and df excludes 1 for with probability `power`:
+    exp((t_(1-alpha/2) + t_power) * se) - 1."""
+    if se == 0.0:
+        return 0.0
+    return math.exp((t_quantile(0.5 + confidence / 2.0, df) + t_quantile(power, df)) * se) - 1.0
+
+
+def simulate_gate(effect, n, sigma, trials=4000, confidence=0.95, seed=1):
+    """How often the Welch interval of n repetitions per server, with
+    lognormal noise of sigma (0.065 = 6.5 %) per run, excludes 1 in the
+    effect's direction (effect 0: in either direction, the false-positive
+    rate)."""
+    rng = random.Random(seed)
+    hits = 0
+    for _ in range(trials):
+        a = [math.exp(math.log1p(effect) + rng.gauss(0.0, sigma)) for _ in range(n)]
+        b = [math.exp(rng.gauss(0.0, sigma)) for _ in range(n)]
+        r = welch_log_ratio(a, b, confidence)
+        if effect > 0:
+            hits += r["low"] > 1.0
+        elif effect < 0:
+            hits += r["high"] < 1.0
+        else:
+            hits += r["low"] > 1.0 or r["high"] < 1.0
+    return hits / trials

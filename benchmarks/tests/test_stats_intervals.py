@@ -1,0 +1,92 @@
+# Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
+"""The Welch interval on log values, its t quantiles, and its power on
+synthetic data with known effects (innobench/stats.py)."""
+import math
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+from innobench import stats  # noqa: E402
+
+
+class TQuantile(unittest.TestCase):
+    def test_table_values(self):
+        # Two-sided 95 % quantiles from any t table.
+        for df, q in ((2, 4.303), (3, 3.182), (10, 2.228), (30, 2.042), (1e7, 1.960)):
+            self.assertAlmostEqual(stats.t_quantile(0.975, df), q, places=3)
+        self.assertAlmostEqual(stats.t_quantile(0.8, 8), 0.889, places=3)
+
+    def test_cdf(self):
+        self.assertAlmostEqual(stats.t_cdf(0.0, 5), 0.5)
+        self.assertAlmostEqual(stats.t_cdf(-2.0, 4) + stats.t_cdf(2.0, 4), 1.0)
+        # Fractional df, as Welch gives: between its neighbours.
+        self.assertLess(stats.t_quantile(0.975, 3.5), stats.t_quantile(0.975, 3))
+        self.assertGreater(stats.t_quantile(0.975, 3.5), stats.t_quantile(0.975, 4))
+
+
+class WelchLogRatio(unittest.TestCase):
+    def test_by_hand(self):
+        a, b = [110, 121, 100], [100, 90, 95]
+        la, lb = [math.log(v) for v in a], [math.log(v) for v in b]
+        va = sum((x - sum(la) / 3) ** 2 for x in la) / 2 / 3
+        vb = sum((x - sum(lb) / 3) ** 2 for x in lb) / 2 / 3
+        d = sum(la) / 3 - sum(lb) / 3
+        df = (va + vb) ** 2 / (va ** 2 / 2 + vb ** 2 / 2)
+        q = stats.t_quantile(0.975, df)
+        r = stats.welch_log_ratio(a, b)
+        self.assertAlmostEqual(r["ratio"], math.exp(d))
+        self.assertAlmostEqual(r["df"], df)
+        self.assertAlmostEqual(r["low"], math.exp(d - q * math.sqrt(va + vb)))
+        self.assertAlmostEqual(r["high"], math.exp(d + q * math.sqrt(va + vb)))
+
+    def test_known_effect_and_none(self):
+        b = [1000, 1010, 990, 1005, 995]
+        same = stats.welch_log_ratio([1003, 998, 1008, 992, 1000], b)
+        self.assertLess(same["low"], 1.0)
+        self.assertGreater(same["high"], 1.0)
+        double = stats.welch_log_ratio([2 * v for v in reversed(b)], b)
+        self.assertAlmostEqual(double["ratio"], 2.0, places=6)
+        self.assertGreater(double["low"], 1.9)
+        self.assertLess(double["high"], 2.1)
+        # The direction: b/a is the reciprocal interval.
+        back = stats.welch_log_ratio(b, [2 * v for v in b])
+        self.assertAlmostEqual(back["low"], 1 / double["high"])
+
+    def test_degenerate(self):
+        r = stats.welch_log_ratio([5, 5], [4, 4])
+        self.assertEqual((r["ratio"], r["low"], r["high"]), (1.25, 1.25, 1.25))
+        with self.assertRaises(ValueError):
+            stats.welch_log_ratio([5], [4, 4])
+
+
+class Power(unittest.TestCase):
+    """The gate on simulated repetitions with lognormal noise of 6.5 % per
+    run (what the 2-core machine shows): it must keep its false-positive
+    rate near 5 % and find large effects (README, "Statistics")."""
+
+    def test_false_positives(self):
+        for n in (3, 5):
+            rate = stats.simulate_gate(0.0, n, 0.065, trials=1500)
+            self.assertGreater(rate, 0.02)
+            self.assertLess(rate, 0.08)
+
+    def test_power(self):
+        self.assertGreater(stats.simulate_gate(0.20, 5, 0.065, trials=1500), 0.9)
+        self.assertGreater(stats.simulate_gate(-0.20, 5, 0.065, trials=1500), 0.9)
+        self.assertLess(stats.simulate_gate(0.05, 3, 0.065, trials=1500), 0.2)
+        # More repetitions find more (the old min/max gate did the opposite).
+        self.assertGreater(stats.simulate_gate(0.10, 5, 0.065, trials=1500),
+                           stats.simulate_gate(0.10, 3, 0.065, trials=1500))
+
+    def test_detectable_effect(self):
+        se = math.sqrt(2 * 0.065 ** 2 / 5)
+        self.assertAlmostEqual(stats.detectable_effect(se, 8),
+                               math.exp((2.306 + 0.889) * se) - 1, places=3)
+        self.assertEqual(stats.detectable_effect(0.0, 8), 0.0)
+        self.assertAlmostEqual(stats.family_confidence(10), 0.995)
+        self.assertAlmostEqual(stats.family_confidence(0), 0.95)
+
+
+if __name__ == "__main__":
+    unittest.main()
