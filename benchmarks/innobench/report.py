@@ -83,24 +83,31 @@ def _steal_high(rows):
 def summary_table(rows, servers, baseline="stock", refused=None, field="throughput"):
     """Markdown lines: per point, each server's median of field
     (throughput, with P95; or cpu_us_per_txn) with its spread, and its
-    ratio to the baseline with the range the repetitions allow.  No ratio
-    for a server and data set in refused ({(dataset, server): reasons},
-    optimizer.problems): an error instead.  With A/A twins (server.aa_pairs)
-    the point's A/A band (stats.aa_band) is printed, and an A/B ratio whose
-    range overlaps it (stats.no_difference) as "no difference measured".
-    A dagger marks a server whose point had too much steal time."""
+    ratio to the baseline: the ratio of geometric means with a Welch
+    interval on log values (stats.welch_log_ratio), each interval at the
+    Bonferroni confidence of all the table's A/B ratios
+    (stats.family_confidence).  A ratio is bold only when its interval
+    excludes 1; otherwise "no difference measured" with the smallest effect
+    the point could have detected (stats.detectable_effect).  A/A twins
+    (server.aa_pairs) print their own ratio as the noise; at a point where
+    an A/A interval excludes 1 the run cannot tell noise from effect and
+    the A/B ratios are not compared.  No ratio for a server and data set in
+    refused ({(dataset, server): reasons}, optimizer.problems).  One
+    repetition gives no interval: the ratio of the values, not bold.  A
+    dagger marks a server whose point had too much steal time."""
     refused = refused or {}
     pairs = aa_pairs(servers)
     throughput = field == "throughput"
     others = [s for s in servers if s != baseline] if baseline in servers else []
+    pts = points(rows)
+    conf = stats.family_confidence(len(pts) * sum((baseline, s) not in pairs for s in others))
     head = ["workload", "iso", "threads"]
     for s in servers:
         head += ["%s (spread)" % s] + (["%s P95 ms" % s] if throughput else [])
-    head += ["%s/%s%s (range)" % (s, baseline, " A/A" if (baseline, s) in pairs else "")
-             for s in others]
-    head += ["A/A band"] if pairs else []
+    head += ["%s/%s%s (%s %% CI)" % (s, baseline, " A/A" if (baseline, s) in pairs else "",
+                                     _pct(conf)) for s in others]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for (workload, iso, threads), by_server in points(rows).items():
+    for (workload, iso, threads), by_server in pts.items():
         first = next(iter(by_server.values()))[0]
         unit, dataset = first["unit"] if throughput else "us", first.get("dataset")
         vals = {s: _vals(by_server.get(s, []), field) for s in servers}
@@ -117,28 +124,39 @@ def summary_table(rows, servers, baseline="stock", refused=None, field="throughp
                 p95 = _vals(by_server.get(s, []), "p95_ms")
                 cells.append("%.2f" % stats.summarize(p95)["median"] if p95 else "-")
 
-        def ratio(a, b):
-            if (dataset, a) in refused or (dataset, b) in refused:
+        def interval(a, b):
+            if len(vals[a]) < 2 or len(vals[b]) < 2 or min(vals[a] + vals[b]) <= 0:
                 return None
-            return stats.ratio(vals[a], vals[b]) if vals[a] and vals[b] and min(vals[b]) > 0 else None
+            return stats.welch_log_ratio(vals[a], vals[b], conf)
 
-        band = stats.aa_band([(r["low"], r["high"]) for r in (ratio(t, o) for o, t in pairs) if r])
+        aa_differs = any(r and (r["low"] > 1 or r["high"] < 1)
+                         for r in (interval(t, o) for o, t in pairs))
         for s in others:
-            r = ratio(s, baseline)
-            if (dataset, s) in refused:
+            r = interval(s, baseline)
+            if (dataset, s) in refused or (dataset, baseline) in refused:
                 cells.append("**not compared** (statistics or plans differ)")
             elif r is None:
-                cells.append("-")
+                one = vals[s] and vals[baseline] and min(vals[baseline]) > 0
+                cells.append("%.3f (one repetition: no interval)"
+                             % (stats.summarize(vals[s])["median"]
+                                / stats.summarize(vals[baseline])["median"]) if one else "-")
             elif (baseline, s) in pairs:  # the noise itself, not a result
                 cells.append("%.3f (%.3f-%.3f)" % (r["ratio"], r["low"], r["high"]))
-            elif stats.no_difference(r, band):
-                cells.append("no difference measured (range %.3f-%.3f)" % (r["low"], r["high"]))
-            else:
+            elif aa_differs:
+                cells.append("not compared: the A/A twins differ here (%.3f, %.3f-%.3f)"
+                             % (r["ratio"], r["low"], r["high"]))
+            elif r["low"] > 1 or r["high"] < 1:
                 cells.append("**%.3f** (%.3f-%.3f)" % (r["ratio"], r["low"], r["high"]))
-        if pairs:
-            cells.append("%.3f-%.3f" % band if band else "-")
+            else:
+                cells.append("no difference measured (%.3f-%.3f; could detect %.0f %%)" % (
+                    r["low"], r["high"], 100 * stats.detectable_effect(r["se"], r["df"], conf)))
         lines.append("| " + " | ".join(cells) + " |")
     return lines
+
+
+def _pct(confidence):
+    """95, 99.5, 99.72: the confidence in per cent, without trailing zeros."""
+    return ("%.2f" % (100 * confidence)).rstrip("0").rstrip(".")
 
 
 def checks(rows):
@@ -395,15 +413,18 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
             "the %s data set of %s's prepare, loaded into every server" % kv
             for kv in sorted(info["exported"].items())))
     refused = optimizer.problems(table_stats, plans, servers)
-    lines += ["", "Throughput is the median over repetitions; spread = (max-min)/median;"
-              " the ratio range is worst/best to best/worst."]
+    lines += ["", "Each server's value is the median over repetitions; spread = (max-min)/median."
+              " A ratio is the ratio of the geometric means over the repetitions with a Welch"
+              " interval on log values; each table's intervals are Bonferroni-corrected so that"
+              " all of them hold together at 95 %. A ratio is bold only when its interval"
+              " excludes 1, else *no difference measured* with the smallest effect the point"
+              " could detect (80 % power); see benchmarks/README.md, *Intervals*."]
     if aa_pairs(servers):
-        lines += ["A/A pairs (one server twice): %s. The A/A band of a point is [1/m, m], m the"
-                  " largest deviation from 1 of any A/A ratio range there; an A/B ratio whose range"
-                  " overlaps it is *no difference measured*."
+        lines += ["A/A pairs (one server twice): %s. Their ratios are the noise; where an A/A"
+                  " interval excludes 1 the A/B ratios of that point are not compared."
                   % ", ".join("%s/%s" % (t, a) for a, t in aa_pairs(servers))]
     else:
-        lines += ["No A/A pair ran (`--servers stock,stock,...`): the ratios have no noise gate."]
+        lines += ["No A/A pair ran (`--servers stock,stock,...`): the intervals alone decide."]
     # The ratios' baseline is the optimizer check's reference: stock if it
     # ran, else the first server (fork,fork: fork-2/fork).
     base = optimizer.reference(servers) if servers else "stock"

@@ -157,8 +157,22 @@ class ReportTest(unittest.TestCase):
         self.assertEqual(cells[:3], ["oltp_read_only", "RC", "4"])
         self.assertEqual(cells[3], "105 tps (10%, n=2)")
         self.assertEqual(cells[5], "125 tps (8%, n=2)")
-        # 125/105, worst 120/110, best 130/100
-        self.assertEqual(cells[7], "**1.190** (1.091-1.300)")
+        # Two repetitions each and no A/A twin: the interval alone decides,
+        # and it contains 1 (the old report printed **1.190** here).
+        self.assertEqual(cells[7], "no difference measured (0.904-1.569; could detect 41 %)")
+        rows = [row("stock", i, 4, v) for i, v in enumerate((100, 101, 99))] + \
+            [row("fork", i, 4, v) for i, v in enumerate((150, 151, 149))]
+        cells = [c.strip() for c in report.summary_table(rows, ["stock", "fork"])[2].strip("|").split("|")]
+        self.assertTrue(cells[7].startswith("**1.500** (1.4"), cells[7])
+
+    def test_one_repetition_and_bonferroni(self):
+        rows = [row("stock", 0, 4, 100), row("fork", 0, 4, 120),
+                row("stock", 0, 8, 200), row("fork", 0, 8, 200)]
+        lines = report.summary_table(rows, ["stock", "fork"])
+        # Two A/B ratios in the table: each interval at 97.5 %.
+        self.assertIn("fork/stock (97.5 % CI)", lines[0])
+        cells = [c.strip() for c in lines[2].strip("|").split("|")]
+        self.assertEqual(cells[7], "1.200 (one repetition: no interval)")
 
     def test_missing_server_point(self):
         lines = report.summary_table([row("stock", 0, 1, 50)], ["stock", "fork"])
