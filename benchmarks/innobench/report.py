@@ -80,6 +80,37 @@ def _steal_high(rows):
     return any(str(r.get("steal_high")) == "1" for r in rows)
 
 
+# Client errors (sysbench's ignored errors, go-tpc's) above this share of
+# the transactions make a repetition unusable for a ratio.
+ERROR_SHARE_LIMIT = 0.01
+
+
+def excluded(row):
+    """Why a repetition must not enter a ratio, or None: its correctness
+    check failed, its settle or write-back timed out, the machine's steal
+    time was flagged, or its clients saw errors above ERROR_SHARE_LIMIT of
+    its transactions."""
+    if row.get("check") not in (None, "", "ok"):
+        return "check %s" % row["check"]
+    for wait in ("settle", "writeback"):
+        if row.get(wait) == "timeout":
+            return "%s timed out" % wait
+    if str(row.get("steal_high")) == "1":
+        return "steal %s %%" % row.get("steal_pct")
+    errors, tps = row.get("errors_per_s"), row.get("throughput")
+    if errors not in (None, "") and tps not in (None, "") and \
+            float(errors) > ERROR_SHARE_LIMIT * max(float(tps), 1e-9):
+        return "%.1f errors/s at %.0f transactions/s" % (float(errors), float(tps))
+    return None
+
+
+def excluded_lines(rows):
+    """One line per repetition left out of the ratios, with the reason."""
+    return ["- %s %s %s %s threads rep %s: %s" % (r["server"], r["workload"], r["isolation"],
+                                                  r["threads"], r["rep"], excluded(r))
+            for r in rows if excluded(r)]
+
+
 def summary_table(rows, servers, baseline="stock", refused=None, field="throughput"):
     """Markdown lines: per point, each server's median of field
     (throughput, with P95; or cpu_us_per_txn) with its spread, and its
@@ -93,8 +124,10 @@ def summary_table(rows, servers, baseline="stock", refused=None, field="throughp
     an A/A interval excludes 1 the run cannot tell noise from effect and
     the A/B ratios are not compared.  No ratio for a server and data set in
     refused ({(dataset, server): reasons}, optimizer.problems).  One
-    repetition gives no interval: the ratio of the values, not bold.  A
-    dagger marks a server whose point had too much steal time."""
+    repetition gives no interval: the ratio of the values, not bold.
+    Repetitions that excluded() rejects enter neither the medians nor the
+    ratios; the server's cell says how many were left out, a dagger if one
+    had too much steal time."""
     refused = refused or {}
     pairs = aa_pairs(servers)
     throughput = field == "throughput"
@@ -110,18 +143,21 @@ def summary_table(rows, servers, baseline="stock", refused=None, field="throughp
     for (workload, iso, threads), by_server in pts.items():
         first = next(iter(by_server.values()))[0]
         unit, dataset = first["unit"] if throughput else "us", first.get("dataset")
-        vals = {s: _vals(by_server.get(s, []), field) for s in servers}
+        kept = {s: [r for r in by_server.get(s, []) if not excluded(r)] for s in servers}
+        vals = {s: _vals(kept[s], field) for s in servers}
         cells = [workload, iso, str(threads)]
         for s in servers:
+            left_out = len(by_server.get(s, [])) - len(kept[s])
+            note = (" †" if _steal_high(by_server.get(s, [])) else "") + \
+                (" (%d left out)" % left_out if left_out else "")
             if vals[s]:
                 m = stats.summarize(vals[s])
                 cells.append("%.*f %s (%.0f%%, n=%d)%s" % (
-                    0 if throughput else 1, m["median"], unit, m["spread_pct"], m["n"],
-                    " †" if _steal_high(by_server.get(s, [])) else ""))
+                    0 if throughput else 1, m["median"], unit, m["spread_pct"], m["n"], note))
             else:
-                cells.append("-")
+                cells.append("-" + note)
             if throughput:
-                p95 = _vals(by_server.get(s, []), "p95_ms")
+                p95 = _vals(kept[s], "p95_ms")
                 cells.append("%.2f" % stats.summarize(p95)["median"] if p95 else "-")
 
         def interval(a, b):
@@ -458,6 +494,9 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
                   % (sum(r["check"] == "ok" for r in tpcc), len(tpcc))]
         lines += ["", "TPC-C reads per transaction (all five types), median over repetitions:",
                   ""] + reads_lines(rows, servers)
+    left_out = excluded_lines(rows)
+    if left_out:
+        lines += ["", "## Repetitions left out of the ratios", ""] + left_out
     bad = checks(rows) + optimizer.failures(table_stats, plans, servers)
     lines += ["", "## Correctness checks", ""] + (bad or ["All checks passed."])
     if info.get("plots"):

@@ -182,10 +182,30 @@ class SummaryTest(unittest.TestCase):
                       text)
         self.assertIn("A/A pairs (one server twice): stock-2/stock.", text)
         self.assertIn("## Server CPU per transaction", text)
-        self.assertIn("| 1225 tps (4%, n=2) † |", text)
+        # The repetition with steal enters neither the median nor the ratio.
+        self.assertIn("| 1250 tps (0%, n=1) † (1 left out) |", text)
+        self.assertIn("| 1.238 (one repetition: no interval) |", text)
+        self.assertIn("## Repetitions left out of the ratios\n\n"
+                      "- fork oltp_point_select RC 8 threads rep 0: steal 3.5 %", text)
         self.assertIn("- fork oltp_point_select RC 8 threads rep 0: steal 3.5 %", text)
         self.assertIn("| sysbench | stock | 2 | 1.5 / 1.5 | 3949-3949 | 0.5 / 0.5 | 1.0 / 1.0 | 0 | 342 | 0.1"
                       " | 0.0 / 0.0 |", text)
+
+    def test_excluded(self):
+        ok = row("fork", 0, 1000, 50.0)
+        self.assertIsNone(report.excluded(ok))
+        self.assertEqual(report.excluded(dict(ok, check="FAILED: check 3.3.2.1")),
+                         "check FAILED: check 3.3.2.1")
+        self.assertEqual(report.excluded(dict(ok, settle="timeout")), "settle timed out")
+        self.assertEqual(report.excluded(dict(ok, writeback="timeout")), "writeback timed out")
+        self.assertIsNone(report.excluded(dict(ok, errors_per_s=10.0)))  # 1 % of 1000 tps
+        self.assertEqual(report.excluded(dict(ok, errors_per_s=10.5)),
+                         "10.5 errors/s at 1000 transactions/s")
+        # A TPC-C repetition of 0 tpmC whose check failed leaves the ratio.
+        rows = self.rows((1200, 1250), (40.0, 41.0))
+        rows[5]["check"] = "FAILED"
+        c = cells(report.summary_table(rows, self.SERVERS)[2])
+        self.assertEqual(c[7], "1200 tps (0%, n=1) (1 left out)")
 
     def test_fork_fork(self):
         rows = [dict(r, server=r["server"].replace("stock", "fork"))
