@@ -1,5 +1,7 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
-"""Repetitions, spread and ratios."""
+"""Repetitions, spread, ratios and their intervals."""
+import math
+import random
 import statistics
 
 
@@ -23,35 +25,12 @@ def ratio(fork, stock):
             "high": f["max"] / s["min"]}
 
 
-def aa_band(ranges):
-    """The noise band of the A/A pairs of one point, from their ratio
-    ranges [(low, high)]: [1/m, m] with m the largest deviation from 1 that
-    any A/A range reached, in either direction (which of two identical
-    servers is the numerator is arbitrary, so the band is symmetric).
-    None without an A/A pair."""
-    if not ranges:
-        return None
-    m = max(max(high, 1 / low) for low, high in ranges)
-    return 1 / m, m
-
-
-def no_difference(r, band):
-    """The noise gate: an A/B ratio (ratio()) measured no difference when
-    its range [low, high] overlaps the A/A band, i.e. when some pairing of
-    the repetitions gives a ratio that two identical servers also gave.
-    A difference is measured only when the whole range lies outside the
-    band: low > band's top or high < band's bottom."""
-    return band is not None and r["low"] <= band[1] and r["high"] >= band[0]
-
-
 # --- Intervals (issue "Benchmark harness: statistics that detect a 5 %
 # effect").  Repetitions are samples; a ratio of two servers is the ratio of
 # their geometric means, with a Welch interval on log values: throughput
 # noise is multiplicative (a slow repetition is slower by a factor), logs
 # make it additive and the ratio's interval symmetric in either direction.
 # Welch, not a pooled t-test, because two servers need not be equally noisy.
-import math
-import random
 
 
 def _betacf(a, b, x):

@@ -1,7 +1,7 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
 """Numbers a user can trust (issue 13), without a server: steal time, CPU
-per transaction, the variance fixes' arithmetic, A/A twins' band and the
-noise gate."""
+per transaction, the variance fixes' arithmetic, A/A twins and the
+intervals of the summary."""
 import contextlib
 import io
 import os
@@ -10,7 +10,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from innobench import main, metrics, report, server, stats, variance  # noqa: E402
+from innobench import main, metrics, report, server, variance  # noqa: E402
 
 # SHOW ENGINE INNODB STATUS of the stock 9.7.2 server, the parts settle reads.
 STATUS = """\
@@ -100,27 +100,6 @@ class FixesTest(unittest.TestCase):
         self.assertTrue(variance.settled(dict(cur, history=40000), dict(cur, history=40000)))
         with self.assertRaisesRegex(ValueError, "Last checkpoint"):
             variance.innodb_status(STATUS.replace("Last checkpoint", "Checkpoint"))
-
-
-class NoiseGateTest(unittest.TestCase):
-    """The min/max gate, kept in stats.py for the record of earlier runs."""
-    def test_aa_band_is_symmetric(self):
-        self.assertIsNone(stats.aa_band([]))
-        lo, hi = stats.aa_band([(0.95, 1.02)])  # 1/0.95 = 1.0526 is the larger deviation
-        self.assertAlmostEqual(hi, 1 / 0.95)
-        self.assertAlmostEqual(lo, 0.95)
-        lo, hi = stats.aa_band([(0.99, 1.01), (1.01, 1.08)])  # both pairs count
-        self.assertAlmostEqual((lo, hi), (1 / 1.08, 1.08))
-
-    def test_gate(self):
-        band = (1 / 1.05, 1.05)
-        r = stats.ratio([110, 112], [100, 101])  # 1.089-1.12: outside
-        self.assertFalse(stats.no_difference(r, band))
-        r = stats.ratio([104, 110], [100, 101])  # 1.030-1.10: overlaps the top
-        self.assertTrue(stats.no_difference(r, band))
-        r = stats.ratio([90, 92], [100, 101])  # 0.891-0.92: below
-        self.assertFalse(stats.no_difference(r, band))
-        self.assertFalse(stats.no_difference(r, None))  # no A/A pair, no gate
 
 
 def row(server, rep, tps, cpu_us, steal=0.0):
