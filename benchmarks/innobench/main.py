@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 
-from . import numa, optimizer, report, variance, workloads
+from . import metadata, numa, optimizer, report, variance, workloads
 from .server import ROOT, Server, base_cnf, server_specs
 
 POW2 = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
@@ -165,6 +165,18 @@ def perf_stop(proc, path):
                        % (shlex.quote(path), shlex.quote(path)), shell=True)
 
 
+def source_sha256():
+    """The sha256 the upstream source tarball is pinned by (scripts/lib.sh)."""
+    try:
+        with open(os.path.join(ROOT, "scripts", "lib.sh")) as f:
+            for line in f:
+                if line.startswith("ORIG_SHA256="):
+                    return line.split("=", 1)[1].strip()
+    except OSError:
+        pass
+    return None
+
+
 def run(a, p, outdir, log_progress):
     plan = pinning(a)
     specs = server_specs(p["servers"], a.fork_build)
@@ -182,7 +194,8 @@ def run(a, p, outdir, log_progress):
     progress = Progress(groups + len(datasets) * len(servers))
     ctx.log = progress
     info = {"profile": a.profile, "pinning": plan["note"], "repeats": p["repeats"],
-            "versions": {}, "machine": report.machine(), "interrupted": False,
+            "versions": {}, "variables": {}, "servers": servers,
+            "machine": report.machine(), "interrupted": False,
             "fixes": sorted(a.variance_fixes), "exported": ctx.exported,
             "durations": "%d s per sysbench point, %d s warm-up per group" % (p["time"], p["warmup"])}
     progress("pinning: " + plan["note"])
@@ -200,6 +213,8 @@ def run(a, p, outdir, log_progress):
                 s.start()
                 try:
                     info["versions"][s.name] = s.version()
+                    info["variables"][s.name] = dict(
+                        (row + [""])[:2] for row in s.rows("SHOW GLOBAL VARIABLES"))
                     mine[0].prepare(s, ctx)
                 finally:
                     s.stop()
@@ -286,6 +301,8 @@ def main(argv=None):
     info["plots"] = report.plot(outdir, ctx.rows, ctx.timelines, names) if ctx.rows else []
     lines = report.write_summary(outdir, ctx.rows, ctx.timelines, names, info,
                                  ctx.table_stats, ctx.plans)
+    metadata.write(os.path.join(outdir, "metadata.json"), ROOT, source_sha256(), info["servers"],
+                   info["variables"], workloads.GO_TPC, command)
     print("\n".join(lines))
     print("\nresults: %s" % outdir, file=sys.stderr)
     failed = report.checks(ctx.rows) + optimizer.failures(ctx.table_stats, ctx.plans, names)

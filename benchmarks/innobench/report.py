@@ -439,7 +439,10 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
              "- servers: " + ", ".join("%s = %s" % (s, info["versions"].get(s, "?")) for s in servers),
              "- repetitions: %d, server order alternated between repetitions; %s"
              % (info["repeats"], info["durations"]),
-             "- reproduce: `%s`" % info["command"]]
+             "- reproduce: `%s`" % info["command"],
+             "- metadata: `metadata.json` (the fork tree's git sha and state, the pinned"
+             " upstream source, each server's build flags, compiler and global variables,"
+             " tool versions, kernel, CPU, governor, SMT, THP)"]
     if info.get("interrupted"):
         lines.append("- **interrupted** (Ctrl-C): partial results")
     if info.get("error"):

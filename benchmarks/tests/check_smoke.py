@@ -4,7 +4,7 @@
 (called by the test command): every workload measured with a throughput,
 latency and CPU figure (per transaction too), the variance fixes recorded,
 the correctness checks passed, ANALYZE ran after each prepare, and the CSV,
-plots and summary written."""
+plots, summary and metadata written."""
 import os
 import sys
 
@@ -83,6 +83,27 @@ def check(outdir):
                    "## Variance controls", "- same rows: the sysbench data set"):
         if needle not in summary:
             errors.append("summary.md lacks %r" % needle)
+    errors += check_metadata(outdir)
+    return errors
+
+
+def check_metadata(outdir):
+    """metadata.json names the fork tree, each server's build and its
+    variables (the fork's switches among them), and the machine."""
+    import json
+    with open(os.path.join(outdir, "metadata.json")) as f:
+        data = json.load(f)
+    errors = []
+    if len(data["fork_tree"]["sha"] or "") != 40:
+        errors.append("metadata.json: no git sha of the fork tree")
+    for name in main.PROFILES["smoke"]["servers"]:
+        srv = data["servers"].get(name, {})
+        if "innodb_btree_blink" not in srv.get("variables", {}):
+            errors.append("metadata.json: %s's global variables are missing" % name)
+        if not srv.get("build", {}).get("CMAKE_BUILD_TYPE"):
+            errors.append("metadata.json: %s's build type is missing" % name)
+    if not data["system"].get("cpu") or not data["tools"].get("sysbench"):
+        errors.append("metadata.json: CPU or sysbench version missing")
     return errors
 
 
