@@ -10,19 +10,6 @@ import subprocess
 
 from . import report
 
-# CPU parts of ARM server cores, by implementer and part number as
-# /proc/cpuinfo gives them (the "CPU implementer" and "CPU part" lines).
-ARM_PARTS = {
-    ("0x41", "0xd0c"): "Arm Neoverse N1 (Graviton2, Ampere Altra)",
-    ("0x41", "0xd40"): "Arm Neoverse V1 (Graviton3)",
-    ("0x41", "0xd49"): "Arm Neoverse N2",
-    ("0x41", "0xd4f"): "Arm Neoverse V2 (Graviton4, Grace)",
-    ("0x41", "0xd8e"): "Arm Neoverse N3",
-    ("0x48", "0xd01"): "HiSilicon Kunpeng 920",
-    ("0xc0", "0xac3"): "AmpereOne",
-}
-
-
 def _out(argv, cwd=None):
     """First line of a command's output, or None if it cannot run."""
     try:
@@ -69,30 +56,16 @@ def cmake_build(bindir):
     return out
 
 
-def cpu_name(cpuinfo):
-    """The CPU's name from /proc/cpuinfo text: the model name on x86, the
-    decoded part on ARM (which has no model name line)."""
-    m = re.search(r"^model name\s*:\s*(.+)$", cpuinfo, re.M)
-    if m:
-        return m.group(1).strip()
-    imp = re.search(r"^CPU implementer\s*:\s*(\S+)", cpuinfo, re.M)
-    part = re.search(r"^CPU part\s*:\s*(\S+)", cpuinfo, re.M)
-    if imp and part:
-        key = (imp.group(1).lower(), part.group(1).lower())
-        return ARM_PARTS.get(key, "ARM implementer %s part %s" % key)
-    return platform.processor() or platform.machine()
-
-
 def system():
-    """Kernel, CPU, governor, SMT and transparent huge pages."""
+    """report.machine() (CPU, cores, NUMA nodes, kernel, memory) and the
+    settings that change throughput: governor, SMT, transparent huge pages."""
     thp = _read("/sys/kernel/mm/transparent_hugepage/enabled")
     m = re.search(r"\[(\w+)\]", thp or "")
-    return {"kernel": platform.release(), "arch": platform.machine(),
-            "cpu": cpu_name(_read("/proc/cpuinfo") or ""), "machine": report.machine(),
-            "governor": _read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
-            or "none (no cpufreq)",
-            "smt_active": _read("/sys/devices/system/cpu/smt/active"),
-            "thp": m.group(1) if m else thp}
+    return dict(report.machine(),
+                governor=_read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor")
+                or "none (no cpufreq)",
+                smt_active=_read("/sys/devices/system/cpu/smt/active"),
+                thp=m.group(1) if m else thp)
 
 
 def tools(go_tpc):

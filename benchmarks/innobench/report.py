@@ -4,6 +4,7 @@ explain.csv, plots/*.png, summary.md."""
 import csv
 import os
 import platform
+import re
 
 from . import metrics, optimizer, stats
 from .server import aa_pairs
@@ -106,9 +107,10 @@ def excluded(row):
 
 def excluded_lines(rows):
     """One line per repetition left out of the ratios, with the reason."""
+    reasons = ((r, excluded(r)) for r in rows)
     return ["- %s %s %s %s threads rep %s: %s" % (r["server"], r["workload"], r["isolation"],
-                                                  r["threads"], r["rep"], excluded(r))
-            for r in rows if excluded(r)]
+                                                  r["threads"], r["rep"], why)
+            for r, why in reasons if why]
 
 
 def summary_table(rows, servers, baseline="stock", refused=None, field="throughput"):
@@ -201,21 +203,44 @@ def checks(rows):
     return ["- %s %s rep %s: %s" % (r["server"], r["workload"], r["rep"], r["check"]) for r in bad]
 
 
+# CPU parts of ARM server cores, by implementer and part number as
+# /proc/cpuinfo gives them (the "CPU implementer" and "CPU part" lines).
+ARM_PARTS = {
+    ("0x41", "0xd0c"): "Arm Neoverse N1 (Graviton2, Ampere Altra)",
+    ("0x41", "0xd40"): "Arm Neoverse V1 (Graviton3)",
+    ("0x41", "0xd49"): "Arm Neoverse N2",
+    ("0x41", "0xd4f"): "Arm Neoverse V2 (Graviton4, Grace)",
+    ("0x41", "0xd8e"): "Arm Neoverse N3",
+    ("0x48", "0xd01"): "HiSilicon Kunpeng 920",
+    ("0xc0", "0xac3"): "AmpereOne",
+}
+
+
+def cpu_name(cpuinfo):
+    """The CPU's name from /proc/cpuinfo text: the model name on x86, the
+    decoded part on ARM (which has no model name line)."""
+    m = re.search(r"^model name\s*:\s*(.+)$", cpuinfo, re.M)
+    if m:
+        return m.group(1).strip()
+    imp = re.search(r"^CPU implementer\s*:\s*(\S+)", cpuinfo, re.M)
+    part = re.search(r"^CPU part\s*:\s*(\S+)", cpuinfo, re.M)
+    if imp and part:
+        key = (imp.group(1).lower(), part.group(1).lower())
+        return ARM_PARTS.get(key, "ARM implementer %s part %s" % key)
+    return platform.processor() or platform.machine()
+
+
 def machine():
-    """CPU model, cores, NUMA nodes, kernel and memory of this machine."""
-    model = ""
+    """CPU (cpu_name()), cores, NUMA nodes, kernel and memory of this machine."""
     try:
         with open("/proc/cpuinfo") as f:
-            for line in f:
-                k, _, v = line.partition(":")
-                if k.strip() in ("model name", "Model", "CPU part") and not model:
-                    model = v.strip()
+            cpuinfo = f.read()
     except OSError:
-        pass
+        cpuinfo = ""
     nodes = [d for d in os.listdir("/sys/devices/system/node") if d.startswith("node")] \
         if os.path.isdir("/sys/devices/system/node") else []
     mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
-    return {"cpu": model or platform.processor() or "unknown", "arch": platform.machine(),
+    return {"cpu": cpu_name(cpuinfo), "arch": platform.machine(),
             "cores": os.cpu_count(), "numa_nodes": len(nodes) or 1,
             "kernel": platform.release(), "memory_gib": round(mem, 1)}
 

@@ -7,7 +7,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
-from innobench import main, metadata  # noqa: E402
+from innobench import main, metadata, report  # noqa: E402
 from innobench.server import ROOT  # noqa: E402
 
 X86 = "processor\t: 0\nmodel name\t: AMD EPYC 7B13\nflags\t\t: fpu\n"
@@ -23,10 +23,10 @@ class FakeServer:
 
 class MetadataTest(unittest.TestCase):
     def test_cpu_names(self):
-        self.assertEqual(metadata.cpu_name(X86), "AMD EPYC 7B13")
-        self.assertEqual(metadata.cpu_name(GRAVITON3), "Arm Neoverse V1 (Graviton3)")
-        self.assertEqual(metadata.cpu_name(KUNPENG), "HiSilicon Kunpeng 920")
-        self.assertEqual(metadata.cpu_name(UNKNOWN), "ARM implementer 0x51 part 0x001")
+        self.assertEqual(report.cpu_name(X86), "AMD EPYC 7B13")
+        self.assertEqual(report.cpu_name(GRAVITON3), "Arm Neoverse V1 (Graviton3)")
+        self.assertEqual(report.cpu_name(KUNPENG), "HiSilicon Kunpeng 920")
+        self.assertEqual(report.cpu_name(UNKNOWN), "ARM implementer 0x51 part 0x001")
 
     def test_build_and_file(self):
         with tempfile.TemporaryDirectory() as d:

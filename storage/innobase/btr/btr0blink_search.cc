@@ -171,6 +171,14 @@ class Blink_descent {
   sibling). */
   bool above_high_key(const Latched &l);
 
+  /** D6: the page a descent to the first (last) leaf is on is the first
+  (last) of its level. */
+  bool at_end_of_level() const {
+    return m_target == Blink_target::FIRST
+               ? btr_page_get_prev(m_cur.page(), m_mtr) == FIL_NULL
+               : btr_page_get_next(m_cur.page(), m_mtr) == FIL_NULL;
+  }
+
   /** Position the page cursor on the latched non-leaf page m_cur: on the
   node pointer to follow. */
   void search_node_ptr(page_cur_mode_t page_mode);
@@ -401,10 +409,12 @@ void Blink_descent::search_node_ptr(page_cur_mode_t page_mode) {
                                  nullptr);
       return;
     case Blink_target::FIRST:
+      ut_ad(at_end_of_level());
       page_cur_set_before_first(m_cur.block, page_cursor);
       page_cur_move_to_next(page_cursor);
       return;
     case Blink_target::LAST:
+      ut_ad(at_end_of_level());
       page_cur_set_after_last(m_cur.block, page_cursor);
       page_cur_move_to_prev(page_cursor);
       return;
@@ -468,6 +478,7 @@ void Blink_descent::search_leaf() {
   page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
 
   if (m_target != Blink_target::KEY) {
+    ut_ad(at_end_of_level());
     /* As btr_cur_open_at_index_side(): no matched fields, no AHI. */
     if (m_target == Blink_target::FIRST) {
       page_cur_set_before_first(m_cur.block, page_cursor);
