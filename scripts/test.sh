@@ -3,6 +3,7 @@
 #   1. fast tier: patch series check, unit tests of our own code, harness tests
 #   2. the debug build
 #   3. MTR: our suites plus the upstream smoke selection, --parallel=2
+#   4. the harness's mutation check; 5. the harness smoke run
 # Ends with one line: "N passed, N failed, N skipped".  Exits non-zero on any
 # failure.
 #
@@ -72,7 +73,18 @@ skip=$(grep -cE '\[ (skipped|disabled) \]' "$log")
 [ "$pass" = 0 ] && [ "$fail" = 0 ] && fail=1   # no test ran: not a pass
 tally mtr "$pass" "$fail" "$skip"
 
-# --- 4. benchmark harness smoke ---------------------------------------------
+# --- 4. mutations of the harness ---------------------------------------------
+# Each mutation of the harness's arithmetic and flow must make one of its
+# unit tests fail (benchmarks/tests/mutate.py; about 2 minutes, no server).
+log=$FORK_BUILD_DIR/harness-mutations.log
+info "harness mutation check (log: $log)"
+python3 "$FORK_ROOT/benchmarks/tests/mutate.py" -j 2 > "$log" 2>&1
+killed=$(grep -oE '^mutations: [0-9]+ killed' "$log" | grep -oE '[0-9]+' || echo 0)
+survived=$(grep -oE '[0-9]+ survived' "$log" | grep -oE '[0-9]+' || echo 1)
+[ "$survived" != 0 ] && grep -v '^killed' "$log" >&2
+tally mutations "$killed" "$survived" 0
+
+# --- 5. benchmark harness smoke ---------------------------------------------
 # The harness end to end against the debug server: every workload that needs
 # no extra tool, 2-10 s each (about 3 minutes in all on 2 cores, most of it
 # initializing the debug server's data directory); check_smoke.py asserts on

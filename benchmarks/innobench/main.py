@@ -5,6 +5,8 @@
                  [--workloads sysbench,tpcc,long-report,split-insert]
                  [--threads 1,4,16] [--isolation RC,RR] [--time S] [--warmup S]
                  [--repeats N] [--server-nodes 0] [--client-nodes 1] [--no-pin]
+                 [--server-cpus all|N|LIST] [--client-cpus N|LIST]
+                 [--server-cpu-sweep 1,2,4,all] [--membind NODES | --interleave NODES|all]
                  [--fork-build release|debug] [--mysqld-opt k=v ...] [--perf]
                  [--variance-fixes all|none|writeback,warm,settle]
                  [--out DIR] [--workdir DIR]
@@ -33,15 +35,18 @@ PROFILES = {
                   threads=[1, 2], isolation=["RC"], time=2, warmup=0, repeats=1, tables=1,
                   table_size=1000, warehouses=1, tpcc_threads=[1], tpcc_time=10,
                   long_threads=2, long_time=6, long_delay=1, long_hold=2,
-                  split_rows=3000, split_threads=4, split_time=10,
+                  split_rows=3000, split_threads=4, split_time=4,
                   buffer_pool="256M", redo="64M"),
     # Minutes, for a small machine: every workload, both servers.
-    "quick": dict(servers=["stock", "fork"],
+    # stock twice: the A/A twin (stock-2) shows this machine's noise beside
+    # every ratio.  Three repetitions, the fewest that give an interval
+    # with a usable t quantile; about an hour on 2 cores.
+    "quick": dict(servers=["stock", "stock", "fork"],
                   workloads=["sysbench", "tpcc", "long-report", "split-insert"],
-                  threads=[1, 8, 64], isolation=["RC", "RR"], time=8, warmup=2, repeats=2,
-                  tables=4, table_size=20000, warehouses=2, tpcc_threads=[4, 16], tpcc_time=20,
+                  threads=[1, 16], isolation=["RC", "RR"], time=8, warmup=2, repeats=3,
+                  tables=4, table_size=20000, warehouses=2, tpcc_threads=[16], tpcc_time=20,
                   long_threads=8, long_time=40, long_delay=5, long_hold=15,
-                  split_rows=40000, split_threads=32, split_time=60,
+                  split_rows=40000, split_threads=32, split_time=20,
                   buffer_pool="1G", redo="1G"),
     # Hours, for a NUMA server.
     "full": dict(servers=["stock", "fork", "ablations"],
@@ -91,6 +96,15 @@ def arguments(argv):
     ap.add_argument("--server-nodes", type=ints, help="NUMA nodes for mysqld")
     ap.add_argument("--client-nodes", type=ints, help="NUMA nodes for the clients")
     ap.add_argument("--no-pin", action="store_true", help="no numactl pinning")
+    ap.add_argument("--server-cpus", type=cpus, metavar="all|N|LIST",
+                    help="mysqld's CPUs: all, a count (whole cores) or a list such as 0-3,8")
+    ap.add_argument("--client-cpus", type=cpus, metavar="all|N|LIST", help="the clients' CPUs")
+    ap.add_argument("--server-cpu-sweep", type=sweep, metavar="N,N,...",
+                    help="run everything once per mysqld CPU count (all: every CPU),"
+                         " into <out>/cpus-<N>/, and tabulate them in <out>/sweep.md")
+    ap.add_argument("--membind", type=ints, metavar="NODES", help="mysqld's memory on these nodes")
+    ap.add_argument("--interleave", type=nodes_or_all, metavar="NODES|all",
+                    help="mysqld's memory interleaved over these nodes")
     ap.add_argument("--buffer-pool", help="innodb_buffer_pool_size (profile's default)")
     ap.add_argument("--redo", help="innodb_redo_log_capacity (profile's default)")
     ap.add_argument("--mysqld-opt", action="append", default=[], metavar="K=V",
@@ -113,7 +127,35 @@ def arguments(argv):
             ap.error("unknown isolation %r: RC or RR" % iso)
     if p["repeats"] < 1:
         ap.error("--repeats must be at least 1")
+    placed = [o for o in ("server_cpus", "client_cpus", "server_cpu_sweep", "membind",
+                          "interleave") if getattr(a, o) is not None]
+    if a.no_pin and placed:
+        ap.error("--no-pin and --%s exclude each other" % placed[0].replace("_", "-"))
+    if a.server_cpu_sweep and a.server_cpus is not None:
+        ap.error("--server-cpu-sweep sets --server-cpus itself")
+    if (a.server_cpus is not None or a.client_cpus is not None) and \
+            (a.server_nodes or a.client_nodes):
+        ap.error("choose CPUs (--server-cpus, --client-cpus) or nodes (--server-nodes,"
+                 " --client-nodes), not both")
     return a, p
+
+
+def cpus(s):
+    try:
+        return numa.cpu_spec(s)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e))
+
+
+def sweep(s):
+    out = [cpus(x) for x in words(s)]
+    if any(isinstance(x, list) for x in out):
+        raise argparse.ArgumentTypeError("a sweep is of CPU counts or all: %r" % s)
+    return out
+
+
+def nodes_or_all(s):
+    return "all" if s.strip() == "all" else ints(s)
 
 
 def fixes(s):
@@ -123,9 +165,10 @@ def fixes(s):
         raise argparse.ArgumentTypeError(str(e))
 
 
-def pinning(a):
+def pinning(a, p):
+    """Where mysqld and the clients run (numa.py), with its warnings."""
     if a.no_pin:
-        return {"server": [], "client": [], "note": "not pinned (--no-pin)"}
+        return {"server": [], "client": [], "note": "not pinned (--no-pin)", "warnings": []}
     if not shutil.which("numactl"):
         raise RuntimeError("numactl not found: run `make deps` or pass --no-pin")
     nodes = numa.from_sysfs()
@@ -134,8 +177,13 @@ def pinning(a):
                                                  stdout=subprocess.PIPE).stdout)
     # Only the CPUs this process may use (containers, taskset).
     allowed = os.sched_getaffinity(0)
-    nodes = {n: [c for c in cpus if c in allowed] for n, cpus in nodes.items()}
-    return numa.plan({n: c for n, c in nodes.items() if c}, a.server_nodes, a.client_nodes)
+    nodes = {n: c for n, c in ((n, [c for c in cs if c in allowed]) for n, cs in nodes.items()) if c}
+    if a.server_cpus is not None or a.client_cpus is not None:
+        plan = numa.cpu_plan(sorted(allowed), a.server_cpus, a.client_cpus, numa.cores_from_sysfs())
+    else:
+        plan = numa.plan(nodes, a.server_nodes, a.client_nodes)
+    return numa.memory_policy(plan, nodes, a.membind, a.interleave, numa.node_memory(),
+                              numa.parse_size(p["buffer_pool"]))
 
 
 class Progress:
@@ -178,7 +226,7 @@ def source_sha256():
 
 
 def run(a, p, outdir, log_progress):
-    plan = pinning(a)
+    plan = pinning(a, p)
     specs = server_specs(p["servers"], a.fork_build)
     file_dir = os.path.join(a.workdir, "files")  # secure_file_priv: must exist at startup
     os.makedirs(file_dir, exist_ok=True)
@@ -199,6 +247,9 @@ def run(a, p, outdir, log_progress):
             "fixes": sorted(a.variance_fixes), "exported": ctx.exported,
             "durations": "%d s per sysbench point, %d s warm-up per group" % (p["time"], p["warmup"])}
     progress("pinning: " + plan["note"])
+    for w in plan["warnings"]:
+        progress("warning: " + w)
+    info["warnings"] = plan["warnings"]
     try:
         for s in servers:
             s.binary("mysqld")  # fail early on a missing build
@@ -240,7 +291,8 @@ def run(a, p, outdir, log_progress):
                                 perf = perf_start(s, path)
                             try:
                                 for row in w.run_group(s, ctx, g, rep):
-                                    row.update(waits, rep=rep, server=s.name, order=pos, dataset=ds)
+                                    row.update(waits, rep=rep, server=s.name, order=pos, dataset=ds,
+                                               server_cpus=len(plan.get("server_cpus") or ()) or None)
                                     ctx.rows.append(row)
                                     log_progress(progress, row)
                             finally:
@@ -281,20 +333,17 @@ def reproduce_command(args, profile):
     return "benchmarks/run " + " ".join(shlex.quote(x) for x in args)
 
 
-def main(argv=None):
-    a, p = arguments(sys.argv[1:] if argv is None else argv)
-    signal.signal(signal.SIGTERM, interrupt)
-    signal.signal(signal.SIGHUP, interrupt)
-    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-    outdir = a.out or os.path.join(ROOT, "benchmarks", "results", "%s-%s" % (stamp, a.profile))
+def measure_into(a, p, outdir, command):
+    """One run into outdir: results.csv and the rest, summary.md,
+    metadata.json.  Returns the exit status and (rows, server names)."""
     os.makedirs(outdir, exist_ok=True)
-    command = reproduce_command(sys.argv[1:] if argv is None else argv, a.profile)
     try:
         ctx, info, names = run(a, p, outdir, log_row)
     except (RuntimeError, ValueError) as e:  # before anything was measured
         sys.exit("benchmarks/run: %s" % e)
     info["command"] = command
     report.write_csv(os.path.join(outdir, "results.csv"), ctx.rows)
+    report.write_intervals(os.path.join(outdir, "intervals.csv"), ctx.rows)
     report.write_timeline(os.path.join(outdir, "timeline.csv"), ctx.timelines)
     report.write_table_stats(os.path.join(outdir, "tablestats.csv"), ctx.table_stats)
     report.write_plans(os.path.join(outdir, "explain.csv"), ctx.plans)
@@ -308,10 +357,33 @@ def main(argv=None):
     failed = report.checks(ctx.rows) + optimizer.failures(ctx.table_stats, ctx.plans, names)
     if info.get("error"):
         print("benchmarks/run: %s" % info["error"], file=sys.stderr)
-        return 1
+        return 1, (ctx.rows, names)
     if info["interrupted"]:
-        return 130
-    return 1 if failed or not ctx.rows else 0
+        return 130, (ctx.rows, names)
+    return (1 if failed or not ctx.rows else 0), (ctx.rows, names)
+
+
+def main(argv=None):
+    a, p = arguments(sys.argv[1:] if argv is None else argv)
+    signal.signal(signal.SIGTERM, interrupt)
+    signal.signal(signal.SIGHUP, interrupt)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    outdir = a.out or os.path.join(ROOT, "benchmarks", "results", "%s-%s" % (stamp, a.profile))
+    command = reproduce_command(sys.argv[1:] if argv is None else argv, a.profile)
+    if not a.server_cpu_sweep:
+        return measure_into(a, p, outdir, command)[0]
+    # The sweep: the whole run once per mysqld CPU count, then one table.
+    runs, status = [], 0
+    for count in a.server_cpu_sweep:
+        a.server_cpus = count
+        rc, (rows, names) = measure_into(a, p, os.path.join(outdir, "cpus-%s" % count), command)
+        runs.append((count, rows))
+        status = status or rc
+        if rc == 130:
+            break
+    lines = report.write_sweep(os.path.join(outdir, "sweep.md"), runs, names, command)
+    print("\n".join(lines))
+    return status
 
 
 if __name__ == "__main__":

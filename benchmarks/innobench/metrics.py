@@ -29,9 +29,11 @@ def _ticks():
     return os.sysconf("SC_CLK_TCK")
 
 
-def proc_cpu_seconds(pid):
-    """user+system CPU seconds of a process (its threads included)."""
-    with open("/proc/%d/stat" % pid) as f:
+def proc_cpu_seconds(pid, proc="/proc"):
+    """user+system CPU seconds of a process (its threads included): fields
+    14 (utime) and 15 (stime) of /proc/<pid>/stat, counted after the
+    command name, which may hold spaces and parentheses."""
+    with open("%s/%d/stat" % (proc, pid)) as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / _ticks()
 
@@ -80,7 +82,7 @@ class CpuMeter:
         steal = steal_pct(self.m0, machine_cpu_ticks())
         return {"cpu_server": server / wall if wall else 0.0,
                 "cpu_clients": (children_cpu_seconds() - self.c0) / wall if wall else 0.0,
-                "server_cpu_s": server, "steal_pct": round(steal, 2),
+                "server_cpu_s": server, "wall_s": wall, "steal_pct": round(steal, 2),
                 "steal_high": int(steal > STEAL_LIMIT_PCT)}
 
 
@@ -123,6 +125,13 @@ def reads_per_transaction(before, after, transactions):
     pages = after.get(PAGE_READS, 0) - before.get(PAGE_READS, 0)
     return {"handler_reads_per_txn": handler / transactions,
             "page_reads_per_txn": pages / transactions}
+
+
+def deadlocks(server):
+    """InnoDB's deadlock count since startup (INNODB_METRICS lock_deadlocks,
+    on by default)."""
+    return int(server.sql("SELECT COUNT FROM information_schema.INNODB_METRICS"
+                          " WHERE NAME = 'lock_deadlocks'") or 0)
 
 
 def history_length(server):

@@ -12,7 +12,8 @@ _SB_INTERVAL = re.compile(
 def sysbench(text):
     """Final report and per-interval lines of a sysbench run.
 
-    Returns a dict: tps, qps, writes (write queries), errors_per_s, lat_avg_ms,
+    Returns a dict: tps, qps, writes (write queries), errors_per_s,
+    reconnects_per_s, lat_avg_ms,
     lat_min_ms, lat_max_ms,
     lat_pct (the percentile sysbench was asked for, e.g. 95), lat_pct_ms,
     total_time_s, transactions, intervals (list of dicts t, threads, tps, qps,
@@ -30,6 +31,7 @@ def sysbench(text):
         "queries": r"^\s*queries:\s+(\d+)\s+\(" + _NUM + r" per sec\.\)",
         "writes": r"^\s*write:\s+(\d+)\s*$",
         "errors": r"^\s*ignored errors:\s+(\d+)\s+\(" + _NUM + r" per sec\.\)",
+        "reconnects": r"^\s*reconnects:\s+(\d+)\s+\(" + _NUM + r" per sec\.\)",
         "total_time_s": r"^\s*total time:\s+" + _NUM + r"s",
         "lat_min_ms": r"^\s*min:\s+" + _NUM,
         "lat_avg_ms": r"^\s*avg:\s+" + _NUM,
@@ -47,6 +49,8 @@ def sysbench(text):
         out["writes"] = int(found["writes"].group(1))
     if found["errors"]:
         out["errors_per_s"] = float(found["errors"].group(2))
+    if found["reconnects"]:
+        out["reconnects_per_s"] = float(found["reconnects"].group(2))
     out["total_time_s"] = float(found["total_time_s"].group(1))
     for k in ("lat_min_ms", "lat_avg_ms", "lat_max_ms"):
         if found[k]:
@@ -57,27 +61,43 @@ def sysbench(text):
     return out
 
 
-_TPC_SUMMARY = re.compile(r"^\[Summary\] (\S+) - (.*)$")
+_TPC_LINE = re.compile(r"^\[(Summary|Current)\] (\S+) - (.*)$")
+
+
+def _gotpc_values(text):
+    """"Takes(s): 1.0, Count: 12, TPM: 720.0, ..." -> {"Takes(s)": 1.0, ...}"""
+    vals = {}
+    for item in text.split(","):
+        if ":" in item:
+            k, v = item.split(":", 1)
+            try:
+                vals[k.strip()] = float(v.strip())
+            except ValueError:
+                pass
+    return vals
 
 
 def gotpc(text):
     """The summary of a go-tpc tpcc run: tpmC, efficiency and, per
-    transaction type, count, tpm, avg/p50/p90/p95/p99/p99.9/max latency (ms).
+    transaction type, count, tpm, avg/p50/p90/p95/p99/p99.9/max latency (ms);
+    intervals: (t, tpmC, NEW_ORDER P95 ms, NEW_ORDER errors/s) from the
+    [Current] lines (--interval), t the end of the interval in seconds.
     Raises ValueError if there is no tpmC line."""
-    ops = {}
+    ops, intervals, t = {}, [], 0.0
     for line in text.splitlines():
-        m = _TPC_SUMMARY.match(line.strip())
+        m = _TPC_LINE.match(line.strip())
         if not m:
             continue
-        vals = {}
-        for item in m.group(2).split(","):
-            if ":" in item:
-                k, v = item.split(":", 1)
-                try:
-                    vals[k.strip()] = float(v.strip())
-                except ValueError:
-                    pass
-        ops[m.group(1)] = {
+        kind, name, vals = m.group(1), m.group(2), _gotpc_values(m.group(3))
+        if kind == "Current":
+            takes = vals.get("Takes(s)") or 0.0
+            if name == "NEW_ORDER":
+                t += takes
+                intervals.append((round(t, 1), vals.get("TPM"), vals.get("95th(ms)"), 0.0))
+            elif name == "NEW_ORDER_ERR" and intervals and takes:
+                intervals[-1] = intervals[-1][:3] + ((vals.get("Count") or 0) / takes,)
+            continue
+        ops[name] = {
             "count": vals.get("Count"), "tpm": vals.get("TPM"), "avg_ms": vals.get("Avg(ms)"),
             "p50_ms": vals.get("50th(ms)"), "p90_ms": vals.get("90th(ms)"),
             "p95_ms": vals.get("95th(ms)"), "p99_ms": vals.get("99th(ms)"),
@@ -87,7 +107,8 @@ def gotpc(text):
                   text, re.M)
     if not m:
         raise ValueError("no tpmC line in go-tpc output")
-    out = {"tpmC": float(m.group(1)), "efficiency_pct": float(m.group(3)), "ops": ops}
+    out = {"tpmC": float(m.group(1)), "efficiency_pct": float(m.group(3)), "ops": ops,
+           "intervals": intervals}
     if m.group(2):
         out["tpmTotal"] = float(m.group(2))
     return out

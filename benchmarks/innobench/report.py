@@ -1,6 +1,6 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
-"""Results directory: results.csv, timeline.csv, tablestats.csv,
-explain.csv, plots/*.png, summary.md."""
+"""Results directory: results.csv, intervals.csv, timeline.csv,
+tablestats.csv, explain.csv, plots/*.png, summary.md; sweep.md."""
 import csv
 import os
 import platform
@@ -10,7 +10,8 @@ from . import metrics, optimizer, stats
 from .server import aa_pairs
 
 FIELDS = ["rep", "order", "server", "workload", "dataset", "isolation", "threads", "throughput",
-          "unit", "qps", "lat_avg_ms", "p95_ms", "p99_ms", "errors_per_s", "transactions", "writes",
+          "unit", "qps", "lat_avg_ms", "p95_ms", "p99_ms", "errors_per_s", "reconnects_per_s",
+          "deadlocks_per_s", "transactions", "writes", "server_cpus", "wall_s",
           "handler_reads_per_txn", "page_reads_per_txn",
           "cpu_server", "cpu_clients", "cpu_us_per_txn", "steal_pct", "steal_high",
           "trx_sys_mutex_count", "trx_sys_mutex_ms",
@@ -45,6 +46,20 @@ def write_plans(path, plans):
     _write_dicts(path, PLAN_FIELDS, [dict(step, server=server, dataset=dataset)
                                      for (server, dataset), steps in plans.items()
                                      for step in steps])
+
+
+INTERVAL_FIELDS = ["server", "workload", "isolation", "threads", "rep", "t_s", "throughput",
+                   "lat_ms", "errors_per_s"]
+
+
+def write_intervals(path, rows):
+    """intervals.csv: every point's per-second samples (sysbench
+    --report-interval=1: tps, its percentile latency, errors/s; go-tpc
+    --interval 1s: tpmC, NEW_ORDER P95, errors/s)."""
+    _write_dicts(path, INTERVAL_FIELDS, [
+        dict(zip(INTERVAL_FIELDS, [r["server"], r["workload"], r["isolation"], r["threads"],
+                                   r["rep"]] + list(sample)))
+        for r in rows for sample in r.get("intervals") or ()])
 
 
 def read_csv(path):
@@ -113,9 +128,16 @@ def excluded_lines(rows):
             for r, why in reasons if why]
 
 
+# Digits and unit of each field a summary table can compare (the
+# throughput's unit is the workload's: tps or tpmC).
+TABLE_FIELDS = {"throughput": (0, None), "cpu_us_per_txn": (1, "us"),
+                "p95_ms": (2, "ms"), "p99_ms": (2, "ms")}
+
+
 def summary_table(rows, servers, baseline="stock", refused=None, field="throughput"):
     """Markdown lines: per point, each server's median of field
-    (throughput, with P95; or cpu_us_per_txn) with its spread, and its
+    (TABLE_FIELDS: throughput, with P95; cpu_us_per_txn, p95_ms or p99_ms)
+    with its spread, and its
     ratio to the baseline: the ratio of geometric means with a Welch
     interval on log values (stats.welch_log_ratio), each interval at the
     Bonferroni confidence of all the table's A/B ratios
@@ -144,7 +166,8 @@ def summary_table(rows, servers, baseline="stock", refused=None, field="throughp
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for (workload, iso, threads), by_server in pts.items():
         first = next(iter(by_server.values()))[0]
-        unit, dataset = first["unit"] if throughput else "us", first.get("dataset")
+        digits, unit = TABLE_FIELDS[field]
+        unit, dataset = unit or first["unit"], first.get("dataset")
         kept = {s: [r for r in by_server.get(s, []) if not excluded(r)] for s in servers}
         vals = {s: _vals(kept[s], field) for s in servers}
         cells = [workload, iso, str(threads)]
@@ -155,17 +178,30 @@ def summary_table(rows, servers, baseline="stock", refused=None, field="throughp
             if vals[s]:
                 m = stats.summarize(vals[s])
                 cells.append("%.*f %s (%.0f%%, n=%d)%s" % (
-                    0 if throughput else 1, m["median"], unit, m["spread_pct"], m["n"], note))
+                    digits, m["median"], unit, m["spread_pct"], m["n"], note))
             else:
                 cells.append("-" + note)
             if throughput:
                 p95 = _vals(kept[s], "p95_ms")
                 cells.append("%.2f" % stats.summarize(p95)["median"] if p95 else "-")
 
+        # Throughput: each repetition's windows (stats.pool_windows), where
+        # both servers' repetitions allow it.
+        pooled = {s: throughput and stats.pool_windows(
+            [stats.windows([x[:2] for x in r.get("intervals") or ()]) for r in kept[s]])
+            for s in servers}
+
         def interval(a, b):
+            if pooled[a] and pooled[b]:
+                r = stats.welch_log_ratio(pooled[a], pooled[b], conf)
+                r["ci"] = "%.3f-%.3f, %d+%d windows" % (r["low"], r["high"], len(pooled[a]),
+                                                        len(pooled[b]))
+                return r
             if len(vals[a]) < 2 or len(vals[b]) < 2 or min(vals[a] + vals[b]) <= 0:
                 return None
-            return stats.welch_log_ratio(vals[a], vals[b], conf)
+            r = stats.welch_log_ratio(vals[a], vals[b], conf)
+            r["ci"] = "%.3f-%.3f" % (r["low"], r["high"])
+            return r
 
         aa_differs = any(r and (r["low"] > 1 or r["high"] < 1)
                          for r in (interval(t, o) for o, t in pairs))
@@ -179,15 +215,15 @@ def summary_table(rows, servers, baseline="stock", refused=None, field="throughp
                              % (stats.summarize(vals[s])["median"]
                                 / stats.summarize(vals[baseline])["median"]) if one else "-")
             elif (baseline, s) in pairs:  # the noise itself, not a result
-                cells.append("%.3f (%.3f-%.3f)" % (r["ratio"], r["low"], r["high"]))
+                cells.append("%.3f (%s)" % (r["ratio"], r["ci"]))
             elif aa_differs:
-                cells.append("not compared: the A/A twins differ here (%.3f, %.3f-%.3f)"
-                             % (r["ratio"], r["low"], r["high"]))
+                cells.append("not compared: the A/A twins differ here (%.3f, %s)"
+                             % (r["ratio"], r["ci"]))
             elif r["low"] > 1 or r["high"] < 1:
-                cells.append("**%.3f** (%.3f-%.3f)" % (r["ratio"], r["low"], r["high"]))
+                cells.append("**%.3f** (%s)" % (r["ratio"], r["ci"]))
             else:
-                cells.append("no difference measured (%.3f-%.3f; could detect %.0f %%)" % (
-                    r["low"], r["high"], 100 * stats.detectable_effect(r["se"], r["df"], conf)))
+                cells.append("no difference measured (%s; could detect %.0f %%)" % (
+                    r["ci"], 100 * stats.detectable_effect(r["se"], r["df"], conf)))
         lines.append("| " + " | ".join(cells) + " |")
     return lines
 
@@ -407,6 +443,84 @@ def reads_lines(rows, servers, workload="tpcc"):
     return lines
 
 
+ERROR_FIELDS = ("errors_per_s", "deadlocks_per_s", "reconnects_per_s")
+
+
+def errors_lines(rows, servers):
+    """Per point with any, each server's median client errors (sysbench's
+    ignored errors, go-tpc's NEW_ORDER errors), InnoDB deadlocks
+    (lock_deadlocks) and client reconnects per second, every repetition
+    counted (also those left out of the ratios)."""
+    head = ["workload", "iso", "threads"] + ["%s errors / deadlocks / reconnects per s" % s
+                                             for s in servers]
+    out = []
+    for (workload, iso, threads), by_server in points(rows).items():
+        cells, seen = [workload, iso, str(threads)], False
+        for s in servers:
+            meds = []
+            for f in ERROR_FIELDS:
+                v = _vals(by_server.get(s, []), f)
+                meds.append(stats.summarize(v)["median"] if v else None)
+                seen = seen or bool(v and max(v) > 0)
+            cells.append(" / ".join("-" if m is None else "%.2f" % m for m in meds))
+        if seen:
+            out.append("| " + " | ".join(cells) + " |")
+    if not out:
+        return ["No client errors, deadlocks or reconnects at any point."]
+    return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + out
+
+
+def sweep_lines(runs, servers, baseline="stock"):
+    """The --server-cpu-sweep table: per point and server the median
+    throughput at each mysqld CPU count, and per other server its ratio to
+    the baseline with the summary's interval and gate (Bonferroni over
+    every ratio of the table)."""
+    labels = []
+    for count, rows in runs:
+        got = {str(r.get("server_cpus")) for r in rows if r.get("server_cpus") not in (None, "")}
+        labels.append("%s CPU%s" % (count, "" if count == 1 else "s") if got == {str(count)}
+                      else "%s (%s CPUs)" % (count, "/".join(sorted(got)) or "?"))
+    pts = {}
+    for i, (_, rows) in enumerate(runs):
+        for key, by_server in points(rows).items():
+            pts.setdefault(key, [dict() for _ in runs])[i] = by_server
+    others = [s for s in servers if s != baseline] if baseline in servers else []
+    conf = stats.family_confidence(len(pts) * len(runs) * len(others))
+    head = ["workload", "iso", "threads", "server"] + labels
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for (workload, iso, threads), per_run in pts.items():
+        vals = [{s: _vals([r for r in by.get(s, []) if not excluded(r)], "throughput")
+                 for s in servers} for by in per_run]
+        for s in servers:
+            lines.append("| %s | %s | %d | %s | %s |" % (workload, iso, threads, s, " | ".join(
+                "%.0f" % stats.summarize(v[s])["median"] if v[s] else "-" for v in vals)))
+        for s in others:
+            cells = []
+            for v in vals:
+                if len(v[s]) < 2 or len(v[baseline]) < 2:
+                    cells.append("-")
+                    continue
+                r = stats.welch_log_ratio(v[s], v[baseline], conf)
+                text = "%.3f (%.3f-%.3f)" % (r["ratio"], r["low"], r["high"])
+                cells.append("**%s**" % text if r["low"] > 1 or r["high"] < 1 else text)
+            lines.append("| %s | %s | %d | %s/%s (%s %% CI) | %s |" % (
+                workload, iso, threads, s, baseline, _pct(conf), " | ".join(cells)))
+    return lines
+
+
+def write_sweep(path, runs, servers, command):
+    """sweep.md: the sweep's table (sweep_lines); each count's own run is
+    in cpus-<count>/."""
+    base = optimizer.reference(servers) if servers else "stock"
+    lines = ["# mysqld CPU sweep", "", "- reproduce: `%s`" % command,
+             "- each column is a complete run in `cpus-<count>/` (its summary.md, results.csv,"
+             " metadata.json); throughput is the median over repetitions, a ratio bold only"
+             " when its interval excludes 1", ""] + sweep_lines(runs, servers, base)
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return lines
+
+
 def _median_max(values, fmt="%.1f"):
     return (fmt + " / " + fmt) % (stats.summarize(values)["median"], max(values)) if values else "-"
 
@@ -460,14 +574,16 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
     lines = ["# Benchmark summary: %s profile" % info["profile"], "",
              "- machine: %s (%s), %d cores, %d NUMA node(s), kernel %s, %.0f GiB"
              % (m["cpu"], m["arch"], m["cores"], m["numa_nodes"], m["kernel"], m["memory_gib"]),
-             "- pinning: %s" % info["pinning"],
-             "- servers: " + ", ".join("%s = %s" % (s, info["versions"].get(s, "?")) for s in servers),
-             "- repetitions: %d, server order alternated between repetitions; %s"
-             % (info["repeats"], info["durations"]),
-             "- reproduce: `%s`" % info["command"],
-             "- metadata: `metadata.json` (the fork tree's git sha and state, the pinned"
-             " upstream source, each server's build flags, compiler and global variables,"
-             " tool versions, kernel, CPU, governor, SMT, THP)"]
+             "- pinning: %s" % info["pinning"]]
+    lines += ["- **warning**: %s" % w for w in info.get("warnings", [])]
+    lines += ["- servers: " + ", ".join("%s = %s" % (s, info["versions"].get(s, "?"))
+                                        for s in servers),
+              "- repetitions: %d, server order alternated between repetitions; %s"
+              % (info["repeats"], info["durations"]),
+              "- reproduce: `%s`" % info["command"],
+              "- metadata: `metadata.json` (the fork tree's git sha and state, the pinned"
+              " upstream source, each server's build flags, compiler and global variables,"
+              " tool versions, kernel, CPU, governor, SMT, THP)"]
     if info.get("interrupted"):
         lines.append("- **interrupted** (Ctrl-C): partial results")
     if info.get("error"):
@@ -498,6 +614,15 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
                   "mysqld's user+system CPU time (/proc/<pid>/stat) during the point divided by"
                   " its transactions (TPC-C: all five types), in microseconds; lower is better.",
                   ""] + summary_table(rows, servers, base, refused, "cpu_us_per_txn")
+    for field, title, source in (
+            ("p95_ms", "P95 latency", "sysbench: from its latency histogram; TPC-C: NEW_ORDER's"),
+            ("p99_ms", "P99 latency", "the same sources")):
+        if any(r.get(field) not in (None, "") for r in rows):
+            lines += ["", "## " + title, "",
+                      "Each repetition's %s in milliseconds (%s), with the same intervals and gate"
+                      " as the throughput; lower is better." % (title, source),
+                      ""] + summary_table(rows, servers, base, refused, field)
+    lines += ["", "## Client errors, deadlocks and reconnects", ""] + errors_lines(rows, servers)
     if any(_steal_high([r]) for r in rows):
         lines += ["", "† steal time above %.0f %% in at least one repetition (Variance controls)."
                   % metrics.STEAL_LIMIT_PCT]

@@ -147,3 +147,96 @@ def simulate_gate(effect, n, sigma, trials=4000, confidence=0.95, seed=1):
         else:
             hits += r["low"] > 1.0 or r["high"] < 1.0
     return hits / trials
+
+
+# --- Windows of a point as samples.  Repetitions alone leave an interval
+# with few degrees of freedom: on this machine no number of whole
+# repetitions that fits a session finds 5 %.  A point's per-second samples,
+# averaged over fixed windows (the first dropped as warm-up), are samples
+# too, but only when the repetitions do not differ more than their windows
+# do: a restart, a restore or a warm-up that shifts a whole repetition is
+# noise the windows of one repetition cannot show.  One-way analysis of
+# variance of the log window means with repetitions as groups decides
+# (pool_windows); where it refuses, the repetitions are the samples.
+
+WINDOW_S = 2      # seconds per window: see benchmarks/README.md, "Windows"
+POOL_ALPHA = 0.25  # pool only if the repetitions' F test gives p above this
+
+
+def windows(samples, seconds=WINDOW_S, skip=1):
+    """Means of consecutive `seconds`-long windows of per-second values
+    [(t, value)], in time order; the first `skip` windows (warm-up) and an
+    incomplete last one dropped."""
+    vals = [float(v) for _, v in sorted(samples)]
+    means = [statistics.fmean(vals[i:i + seconds])
+             for i in range(0, len(vals) - seconds + 1, seconds)]
+    return means[skip:]
+
+
+def f_sf(f, d1, d2):
+    """P(F > f) for Fisher's F distribution with d1, d2 degrees of freedom."""
+    if f <= 0:
+        return 1.0
+    return _betainc(d2 / 2.0, d1 / 2.0, d2 / (d2 + d1 * f))
+
+
+def repetitions_p(groups):
+    """One-way ANOVA of log values, repetitions as groups: the p value of
+    "the repetitions' means differ no more than their windows predict"."""
+    logs = [[math.log(v) for v in g] for g in groups]
+    n, k = sum(len(g) for g in logs), len(logs)
+    grand = statistics.fmean([v for g in logs for v in g])
+    between = sum(len(g) * (statistics.fmean(g) - grand) ** 2 for g in logs) / (k - 1)
+    within = sum((v - statistics.fmean(g)) ** 2 for g in logs for v in g) / (n - k)
+    if within == 0.0:
+        return 1.0 if between == 0.0 else 0.0
+    return f_sf(between / within, k - 1, n - k)
+
+
+def pool_windows(groups, min_windows=3, alpha=POOL_ALPHA):
+    """The windows of every repetition as one sample, or None when they
+    may not be: fewer than two repetitions, a repetition with fewer than
+    min_windows windows or a value <= 0, or repetitions that differ (p <=
+    alpha; a pooling test keeps alpha well above 0.05, Bancroft's rule,
+    so that a real difference between repetitions is rarely pooled away)."""
+    if len(groups) < 2 or min(len(g) for g in groups) < min_windows:
+        return None
+    if min(v for g in groups for v in g) <= 0:
+        return None
+    if repetitions_p(groups) <= alpha:
+        return None
+    return [v for g in groups for v in g]
+
+
+def simulate_windows_gate(effect, n, m, sigma_rep, sigma_window, trials=2000,
+                          confidence=0.95, seed=1, rule=pool_windows):
+    """simulate_gate() for windows: each repetition shifted by lognormal
+    noise sigma_rep, each of its m windows by sigma_window; the interval
+    from the pooled windows where rule() allows (pool_windows; the naive
+    rule pools always), else from the repetitions' mean logs.  Returns the
+    share of trials whose interval excludes 1 in the effect's direction
+    (either, for effect 0)."""
+    rng = random.Random(seed)
+
+    def server(shift):
+        groups = []
+        for _ in range(n):
+            rep = shift + rng.gauss(0.0, sigma_rep)
+            groups.append([math.exp(rep + rng.gauss(0.0, sigma_window)) for _ in range(m)])
+        return groups
+
+    hits = 0
+    for _ in range(trials):
+        a, b = server(math.log1p(effect)), server(0.0)
+        pa, pb = rule(a), rule(b)
+        if pa is None or pb is None:
+            pa = [math.exp(statistics.fmean(math.log(v) for v in g)) for g in a]
+            pb = [math.exp(statistics.fmean(math.log(v) for v in g)) for g in b]
+        r = welch_log_ratio(pa, pb, confidence)
+        if effect > 0:
+            hits += r["low"] > 1.0
+        elif effect < 0:
+            hits += r["high"] < 1.0
+        else:
+            hits += r["low"] > 1.0 or r["high"] < 1.0
+    return hits / trials

@@ -53,23 +53,26 @@ def sysbench_argv(server, script, p, threads, seconds, *extra, command="run"):
     return ["sysbench", script, "--mysql-socket=" + server.sock, "--mysql-user=root",
             "--mysql-db=sbtest", "--tables=%d" % p["tables"], "--table-size=%d" % p["table_size"],
             "--threads=%d" % threads, "--time=%d" % seconds, "--histogram=on",
-            "--percentile=95", "--db-ps-mode=auto"] + list(extra) + [command]
+            "--percentile=95", "--db-ps-mode=auto", "--report-interval=1"] + list(extra) + [command]
 
 
 def measure(ctx, server, argv, logname, parser, settled=None):
     """One point: the server settled (unless the caller did, settled is
     what it waited), latch waits reset, CPU metered, client run, output
     parsed, reads and server CPU per transaction (of every type, where the
-    parser counts them)."""
+    parser counts them), deadlocks per second."""
     settled = ctx.settle(server) if settled is None else settled
     metrics.reset_waits(server)
     reads = metrics.read_counters(server)
+    deadlocks = metrics.deadlocks(server)
     cpu = metrics.CpuMeter(server.pid)
     out = ctx.run(server, argv, logname)
     row = parser(out)
     row.update(cpu.stop(), **settled)
     transactions = row.get("all_transactions", row.get("transactions"))
     row["cpu_us_per_txn"] = metrics.cpu_us_per_txn(row["server_cpu_s"], transactions)
+    row["deadlocks_per_s"] = (metrics.deadlocks(server) - deadlocks) / row["wall_s"] \
+        if row["wall_s"] else None
     row.update(metrics.reads_per_transaction(reads, metrics.read_counters(server), transactions))
     row.update(metrics.read_waits(server))
     return row
@@ -81,7 +84,9 @@ def sysbench_row(out):
     return {"throughput": r["tps"], "unit": "tps", "qps": r.get("qps"),
             "lat_avg_ms": r.get("lat_avg_ms"), "p95_ms": parse.percentile(hist, 95),
             "p99_ms": parse.percentile(hist, 99), "errors_per_s": r.get("errors_per_s", 0.0),
-            "transactions": r["transactions"], "writes": r.get("writes")}
+            "reconnects_per_s": r.get("reconnects_per_s", 0.0),
+            "transactions": r["transactions"], "writes": r.get("writes"),
+            "intervals": [(i["t"], i["tps"], i["lat_ms"], i["err_per_s"]) for i in r["intervals"]]}
 
 
 class Workload:
@@ -248,7 +253,8 @@ class Tpcc(Workload):
 
     def argv(self, server, p, *args):
         return [GO_TPC, "tpcc", "-H", "127.0.0.1", "-P", str(server.port), "-U", "root",
-                "-D", self.database, "--warehouses", str(p["warehouses"])] + list(args)
+                "-D", self.database, "--warehouses", str(p["warehouses"]),
+                "--interval", "1s"] + list(args)
 
     def load(self, server, ctx):
         if not os.access(GO_TPC, os.X_OK):
@@ -306,7 +312,9 @@ def tpcc_row(out):
             "transactions": new_order.get("count"),
             "all_transactions": sum(op["count"] or 0 for name, op in r["ops"].items()
                                     if not name.endswith("_ERR")),
-            "errors_per_s": errors / new_order["takes_s"] if new_order.get("takes_s") else None}
+            "errors_per_s": errors / new_order["takes_s"] if new_order.get("takes_s") else None,
+            # go-tpc's per-interval NEW_ORDER lines: tpmC, P95, errors/s per second.
+            "intervals": r["intervals"]}
 
 
 class LongReport(Workload):
@@ -349,16 +357,13 @@ class LongReport(Workload):
         try:
             row = measure(ctx, server,
                           sysbench_argv(server, "oltp_update_non_index", p, threads, p["long_time"],
-                                        "--rand-type=pareto", "--report-interval=1"),
+                                        "--rand-type=pareto"),
                           "long-report-%d-r%d.log" % (threads, rep), sysbench_row, settled)
             reporter.join()
         finally:
             samples = hll.stop()
-        out = open(os.path.join(ctx.rawdir, server.name, "long-report-%d-r%d.log"
-                                % (threads, rep))).read()
-        intervals = parse.sysbench(out)["intervals"]
         ctx.timelines.append({"server": server.name, "rep": rep, "report": report,
-                              "tps": [(started + i["t"], i["tps"]) for i in intervals],
+                              "tps": [(started + i[0], i[1]) for i in row["intervals"]],
                               "hll": samples})
         row.update(workload=self.name, isolation="RR", threads=threads,
                    report_s=report.get("seconds"), hll_max=max((v for _, v in samples), default=None))
@@ -380,7 +385,8 @@ class SplitInserts(Workload):
     def argv(self, server, p, threads, seconds, *extra, command="run"):
         return ["sysbench", self.script, "--mysql-socket=" + server.sock, "--mysql-user=root",
                 "--mysql-db=sbtest", "--rows=%d" % p["split_rows"], "--threads=%d" % threads,
-                "--time=%d" % seconds, "--histogram=on"] + list(extra) + [command]
+                "--time=%d" % seconds, "--histogram=on", "--report-interval=1"] \
+            + list(extra) + [command]
 
     def load(self, server, ctx):
         server.sql("CREATE DATABASE IF NOT EXISTS sbtest")
@@ -395,12 +401,11 @@ class SplitInserts(Workload):
         threads = writers * (1 + self.readers_per_writer)
         ctx.log("  %-10s %-18s RR %5d threads" % (server.name, self.name, threads))
         splits0 = split_count(server)
-        # About one insert per leaf page (~6 rows of 2.5 KB per 16 KB page),
-        # so that nearly every insert lands on a full page.
-        inserts = p["split_rows"] // 8
-        extra = ["--events=%d" % (inserts * (1 + self.readers_per_writer))]
-        if self.readers_per_writer:
-            extra.append("--readers=on")
+        # For split_time seconds, not a number of inserts: a point must be
+        # long enough to be steady (issue 22).  The first pass over the gaps
+        # splits nearly every full leaf; later inserts land on half-full
+        # pages and split less often: splits_per_insert says how often.
+        extra = ["--readers=on"] if self.readers_per_writer else []
         row = measure(ctx, server, self.argv(server, p, threads, p["split_time"], *extra),
                       "%s-%d-r%d.log" % (self.log_name, threads, rep), sysbench_row)
         splits = split_count(server) - splits0

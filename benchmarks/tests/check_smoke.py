@@ -65,10 +65,25 @@ def check(outdir):
             errors.append("%s: no trx_sys_mutex waits counted" % where)
         if r["workload"] == "split-insert" and not int(r["page_splits"] or 0) > 0:
             errors.append("%s: no page splits" % where)
+        if r["workload"] == "split-insert" and not float(r["wall_s"]) >= p["split_time"]:
+            errors.append("%s: ran %s s, not the profile's %d s" % (where, r["wall_s"],
+                                                                   p["split_time"]))
+        if r["deadlocks_per_s"] == "" or r["reconnects_per_s"] == "":
+            errors.append("%s: deadlocks or reconnects per second not recorded" % where)
         if r["workload"] == "long-report" and not float(r["report_s"] or 0) > 0:
             errors.append("%s: the report's duration is missing" % where)
     errors += report.checks(rows)
     errors += check_statistics(outdir)
+    # Per-second samples of every point: one a second, less the last.
+    samples = {}
+    for i in report.read_csv(os.path.join(outdir, "intervals.csv")):
+        key = (i["workload"], i["isolation"], int(i["threads"]))
+        samples[key] = samples.get(key, 0) + (float(i["throughput"]) > 0)
+    seconds = {"split-insert": p["split_time"], "long-report": p["long_time"]}
+    for key in sorted(want):
+        if samples.get(key, 0) < seconds.get(key[0], p["time"]) - 1:
+            errors.append("intervals.csv: %d per-second samples of %s, expected %d"
+                          % (samples.get(key, 0), key, seconds.get(key[0], p["time"])))
     timeline = report.read_csv(os.path.join(outdir, "timeline.csv"))
     if not any(t["series"] == "hll" for t in timeline):
         errors.append("timeline.csv has no history list length samples")
@@ -80,7 +95,8 @@ def check(outdir):
     for needle in ("| oltp_read_write | RC | 2 |", "reproduce: `benchmarks/run --profile smoke",
                    "All checks passed.", "## Split-heavy inserts", "## Long report",
                    "## Optimizer statistics", "## Server CPU per transaction",
-                   "## Variance controls", "- same rows: the sysbench data set"):
+                   "## Variance controls", "- same rows: the sysbench data set",
+                   "## P95 latency", "## P99 latency", "## Client errors, deadlocks and reconnects"):
         if needle not in summary:
             errors.append("summary.md lacks %r" % needle)
     errors += check_metadata(outdir)

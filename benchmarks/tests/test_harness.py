@@ -109,7 +109,10 @@ class OptionsTest(unittest.TestCase):
         a, p = main.arguments(["--profile", "quick", "--threads", "1,8", "--repeats", "3"])
         self.assertEqual(p["threads"], [1, 8])
         self.assertEqual(p["repeats"], 3)
-        self.assertEqual(p["servers"], ["stock", "fork"])
+        # The default profile has the A/A twin: make bench always shows the noise.
+        self.assertEqual(p["servers"], ["stock", "stock", "fork"])
+        self.assertEqual(server.aa_pairs([s["name"] for s in server.server_specs(p["servers"])]),
+                         [("stock", "stock-2")])
         a, p = main.arguments(["--profile", "full"])
         self.assertEqual(p["threads"], [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])
         self.assertIn("ablations", p["servers"])

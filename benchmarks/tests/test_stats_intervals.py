@@ -1,6 +1,7 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
 """The Welch interval on log values, its t quantiles, and its power on
-synthetic data with known effects (innobench/stats.py)."""
+synthetic data with known effects; a point's windows as samples, and the
+test that refuses them when repetitions differ (innobench/stats.py)."""
 import math
 import os
 import sys
@@ -86,6 +87,45 @@ class Power(unittest.TestCase):
         self.assertEqual(stats.detectable_effect(0.0, 8), 0.0)
         self.assertAlmostEqual(stats.family_confidence(10), 0.995)
         self.assertAlmostEqual(stats.family_confidence(0), 0.95)
+
+
+class Windows(unittest.TestCase):
+    def test_windows(self):
+        per_second = list(enumerate([1, 2, 3, 4, 5, 6, 7], 1))
+        self.assertEqual(stats.windows(per_second, 2), [3.5, 5.5])   # [1, 2] is warm-up
+        self.assertEqual(stats.windows(per_second, 3, skip=0), [2, 5])
+        self.assertEqual(stats.windows(reversed(per_second), 2), [3.5, 5.5])  # by time
+        self.assertEqual(stats.windows(per_second[:2], 2), [])
+
+    def test_f_distribution(self):
+        # With d1 = 2, P(F > f) = (1 + 2 f / d2) ** (-d2 / 2).
+        self.assertAlmostEqual(stats.f_sf(3.0, 2, 10), 1.6 ** -5)
+        self.assertAlmostEqual(stats.f_sf(4.10, 2, 10), 0.05, places=3)  # F table, 5 %
+        self.assertEqual(stats.f_sf(0.0, 3, 9), 1.0)
+
+    def test_repetitions_that_differ_are_not_pooled(self):
+        same = [[100, 102, 98, 101], [101, 99, 100, 102], [99, 100, 101, 98]]
+        self.assertGreater(stats.repetitions_p(same), stats.POOL_ALPHA)
+        self.assertEqual(len(stats.pool_windows(same)), 12)
+        shifted = [same[0], [v * 1.08 for v in same[1]], same[2]]
+        self.assertLess(stats.repetitions_p(shifted), 0.001)
+        self.assertIsNone(stats.pool_windows(shifted))
+        self.assertIsNone(stats.pool_windows(same[:1]))               # one repetition
+        self.assertIsNone(stats.pool_windows([g[:2] for g in same]))   # two windows each
+        self.assertIsNone(stats.pool_windows(same + [[0, 1, 2]]))
+
+    def test_the_pooling_test_keeps_false_positives_down(self):
+        # This machine's noise (benchmarks/README.md, "Windows"): 8 % between
+        # repetitions, 6 % between 2-s windows, 9 windows per repetition.
+        naive = stats.simulate_windows_gate(0.0, 3, 9, 0.08, 0.06, trials=300,
+                                            rule=lambda g: [v for x in g for v in x])
+        tested = stats.simulate_windows_gate(0.0, 3, 9, 0.08, 0.06, trials=300)
+        self.assertGreater(naive, 0.3)
+        self.assertLess(tested, 0.08)
+        # Where the repetitions agree the windows add power.
+        self.assertGreater(stats.simulate_windows_gate(0.05, 3, 9, 0.0, 0.06, trials=300),
+                           stats.simulate_windows_gate(0.05, 3, 9, 0.0, 0.06, trials=300,
+                                                       rule=lambda g: None))
 
 
 if __name__ == "__main__":
