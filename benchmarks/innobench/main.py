@@ -133,7 +133,7 @@ def arguments(argv):
         ap.error("--no-pin and --%s exclude each other" % placed[0].replace("_", "-"))
     if a.server_cpu_sweep and a.server_cpus is not None:
         ap.error("--server-cpu-sweep sets --server-cpus itself")
-    if (a.server_cpus is not None or a.client_cpus is not None) and \
+    if (a.server_cpus is not None or a.client_cpus is not None or a.server_cpu_sweep) and \
             (a.server_nodes or a.client_nodes):
         ap.error("choose CPUs (--server-cpus, --client-cpus) or nodes (--server-nodes,"
                  " --client-nodes), not both")
@@ -183,7 +183,34 @@ def pinning(a, p):
     else:
         plan = numa.plan(nodes, a.server_nodes, a.client_nodes)
     return numa.memory_policy(plan, nodes, a.membind, a.interleave, numa.node_memory(),
-                              numa.parse_size(p["buffer_pool"]))
+                              numa.parse_size(buffer_pool(a, p)))
+
+
+def buffer_pool(a, p):
+    """innodb_buffer_pool_size as the servers get it: a --mysqld-opt that
+    sets it comes after the profile's in my.cnf and wins."""
+    size = p["buffer_pool"]
+    for opt in a.mysqld_opt:
+        k, _, v = opt.partition("=")
+        if k.strip().replace("-", "_") == "innodb_buffer_pool_size":
+            size = v.strip()
+    return size
+
+
+def sweep_clients(a):
+    """Check every count of --server-cpu-sweep against this machine before
+    the first run, and fix the clients' CPUs for the whole sweep, so that
+    only mysqld's change from one count to the next: --client-cpus if
+    given, else the CPUs the largest count leaves, else (it leaves none)
+    all of them, overlap reported by each run."""
+    allowed, cores = sorted(os.sched_getaffinity(0)), numa.cores_from_sysfs()
+    largest = []
+    for count in a.server_cpu_sweep:
+        cpus = numa.choose(count, allowed, cores)  # ValueError: not placeable
+        largest = max(largest, cpus, key=len)
+    if a.client_cpus is not None:
+        return a.client_cpus
+    return [c for c in allowed if c not in largest] or allowed
 
 
 class Progress:
@@ -373,6 +400,10 @@ def main(argv=None):
     if not a.server_cpu_sweep:
         return measure_into(a, p, outdir, command)[0]
     # The sweep: the whole run once per mysqld CPU count, then one table.
+    try:
+        a.client_cpus = sweep_clients(a)
+    except ValueError as e:
+        sys.exit("benchmarks/run: --server-cpu-sweep: %s" % e)
     runs, status = [], 0
     for count in a.server_cpu_sweep:
         a.server_cpus = count

@@ -77,25 +77,26 @@ def _gotpc_values(text):
     return vals
 
 
-def gotpc(text):
+def gotpc(text, interval_s=1.0):
     """The summary of a go-tpc tpcc run: tpmC, efficiency and, per
     transaction type, count, tpm, avg/p50/p90/p95/p99/p99.9/max latency (ms);
-    intervals: (t, tpmC, NEW_ORDER P95 ms, NEW_ORDER errors/s) from the
-    [Current] lines (--interval), t the end of the interval in seconds.
+    intervals: (t, tpmC, NEW_ORDER P95 ms, NEW_ORDER errors/s) per block of
+    [Current] lines (--interval interval_s), t the block's end.  go-tpc
+    prints a block's lines in name order and leaves out a type with no
+    operation in the interval: a name not after the previous one starts a
+    new block, and a block without NEW_ORDER is a second with tpmC 0.
     Raises ValueError if there is no tpmC line."""
-    ops, intervals, t = {}, [], 0.0
+    ops, blocks, last = {}, [], None
     for line in text.splitlines():
         m = _TPC_LINE.match(line.strip())
         if not m:
             continue
         kind, name, vals = m.group(1), m.group(2), _gotpc_values(m.group(3))
         if kind == "Current":
-            takes = vals.get("Takes(s)") or 0.0
-            if name == "NEW_ORDER":
-                t += takes
-                intervals.append((round(t, 1), vals.get("TPM"), vals.get("95th(ms)"), 0.0))
-            elif name == "NEW_ORDER_ERR" and intervals and takes:
-                intervals[-1] = intervals[-1][:3] + ((vals.get("Count") or 0) / takes,)
+            if last is None or name <= last:
+                blocks.append({})
+            blocks[-1][name] = vals
+            last = name
             continue
         ops[name] = {
             "count": vals.get("Count"), "tpm": vals.get("TPM"), "avg_ms": vals.get("Avg(ms)"),
@@ -103,6 +104,13 @@ def gotpc(text):
             "p95_ms": vals.get("95th(ms)"), "p99_ms": vals.get("99th(ms)"),
             "p999_ms": vals.get("99.9th(ms)"), "max_ms": vals.get("Max(ms)"),
             "takes_s": vals.get("Takes(s)")}
+    intervals = []
+    for i, block in enumerate(blocks, 1):
+        new_order = block.get("NEW_ORDER", {})
+        errors = block.get("NEW_ORDER_ERR", {}).get("Count") or 0.0
+        intervals.append((round(i * interval_s, 1),
+                          new_order.get("Count", 0.0) * 60.0 / interval_s,
+                          new_order.get("95th(ms)"), errors / interval_s))
     m = re.search(r"^tpmC: " + _NUM + r"(?:, tpmTotal: " + _NUM + r")?, efficiency: " + _NUM + "%",
                   text, re.M)
     if not m:

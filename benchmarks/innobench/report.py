@@ -114,9 +114,11 @@ def excluded(row):
     if str(row.get("steal_high")) == "1":
         return "steal %s %%" % row.get("steal_pct")
     errors, tps = row.get("errors_per_s"), row.get("throughput")
-    if errors not in (None, "") and tps not in (None, "") and \
-            float(errors) > ERROR_SHARE_LIMIT * max(float(tps), 1e-9):
-        return "%.1f errors/s at %.0f transactions/s" % (float(errors), float(tps))
+    if errors not in (None, "") and tps not in (None, ""):
+        # TPC-C's throughput is NEW_ORDER per minute, its errors per second.
+        tps = float(tps) / (60.0 if row.get("unit") == "tpmC" else 1.0)
+        if float(errors) > ERROR_SHARE_LIMIT * max(tps, 1e-9):
+            return "%.1f errors/s at %.0f transactions/s" % (float(errors), tps)
     return None
 
 
@@ -186,10 +188,15 @@ def summary_table(rows, servers, baseline="stock", refused=None, field="throughp
                 cells.append("%.2f" % stats.summarize(p95)["median"] if p95 else "-")
 
         # Throughput: each repetition's windows (stats.pool_windows), where
-        # both servers' repetitions allow it.
+        # every server's repetitions at the point allow it, so that the A/A
+        # check and the A/B ratios have the same precision (a pooled A/B
+        # ratio beside an A/A ratio from repetitions once printed a
+        # difference where the twins differed as much).
         pooled = {s: throughput and stats.pool_windows(
             [stats.windows([x[:2] for x in r.get("intervals") or ()]) for r in kept[s]])
             for s in servers}
+        if not all(pooled[s] for s in servers if kept[s]):
+            pooled = dict.fromkeys(servers)
 
         def interval(a, b):
             if pooled[a] and pooled[b]:
@@ -447,22 +454,22 @@ ERROR_FIELDS = ("errors_per_s", "deadlocks_per_s", "reconnects_per_s")
 
 
 def errors_lines(rows, servers):
-    """Per point with any, each server's median client errors (sysbench's
-    ignored errors, go-tpc's NEW_ORDER errors), InnoDB deadlocks
-    (lock_deadlocks) and client reconnects per second, every repetition
-    counted (also those left out of the ratios)."""
-    head = ["workload", "iso", "threads"] + ["%s errors / deadlocks / reconnects per s" % s
-                                             for s in servers]
+    """Per point with any, each server's client errors (sysbench's ignored
+    errors, go-tpc's NEW_ORDER errors), InnoDB deadlocks (lock_deadlocks)
+    and client reconnects per second in its worst repetition, every
+    repetition counted (also those left out of the ratios)."""
+    head = ["workload", "iso", "threads"] + [
+        "%s errors / deadlocks / reconnects per s (worst repetition)" % s for s in servers]
     out = []
     for (workload, iso, threads), by_server in points(rows).items():
         cells, seen = [workload, iso, str(threads)], False
         for s in servers:
-            meds = []
+            worst = []
             for f in ERROR_FIELDS:
                 v = _vals(by_server.get(s, []), f)
-                meds.append(stats.summarize(v)["median"] if v else None)
+                worst.append(max(v) if v else None)
                 seen = seen or bool(v and max(v) > 0)
-            cells.append(" / ".join("-" if m is None else "%.2f" % m for m in meds))
+            cells.append(" / ".join("-" if m is None else "%.2f" % m for m in worst))
         if seen:
             out.append("| " + " | ".join(cells) + " |")
     if not out:
@@ -474,7 +481,9 @@ def sweep_lines(runs, servers, baseline="stock"):
     """The --server-cpu-sweep table: per point and server the median
     throughput at each mysqld CPU count, and per other server its ratio to
     the baseline with the summary's interval and gate (Bonferroni over
-    every ratio of the table)."""
+    every A/B ratio of the table; A/A twins print their ratio as the noise,
+    never bold, and where one excludes 1 the point's A/B ratios at that
+    count are not compared)."""
     labels = []
     for count, rows in runs:
         got = {str(r.get("server_cpus")) for r in rows if r.get("server_cpus") not in (None, "")}
@@ -485,7 +494,9 @@ def sweep_lines(runs, servers, baseline="stock"):
         for key, by_server in points(rows).items():
             pts.setdefault(key, [dict() for _ in runs])[i] = by_server
     others = [s for s in servers if s != baseline] if baseline in servers else []
-    conf = stats.family_confidence(len(pts) * len(runs) * len(others))
+    pairs = aa_pairs(servers)
+    conf = stats.family_confidence(
+        len(pts) * len(runs) * sum((baseline, s) not in pairs for s in others))
     head = ["workload", "iso", "threads", "server"] + labels
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for (workload, iso, threads), per_run in pts.items():
@@ -494,15 +505,29 @@ def sweep_lines(runs, servers, baseline="stock"):
         for s in servers:
             lines.append("| %s | %s | %d | %s | %s |" % (workload, iso, threads, s, " | ".join(
                 "%.0f" % stats.summarize(v[s])["median"] if v[s] else "-" for v in vals)))
+        def interval(v, a, b):
+            if len(v[a]) < 2 or len(v[b]) < 2 or min(v[a] + v[b]) <= 0:
+                return None
+            return stats.welch_log_ratio(v[a], v[b], conf)
+
+        def differs(r):
+            return r is not None and (r["low"] > 1 or r["high"] < 1)
+
+        aa_differs = [any(differs(interval(v, t, o)) for o, t in pairs) for v in vals]
         for s in others:
             cells = []
-            for v in vals:
-                if len(v[s]) < 2 or len(v[baseline]) < 2:
+            for v, twins_differ in zip(vals, aa_differs):
+                r = interval(v, s, baseline)
+                if r is None:
                     cells.append("-")
                     continue
-                r = stats.welch_log_ratio(v[s], v[baseline], conf)
                 text = "%.3f (%.3f-%.3f)" % (r["ratio"], r["low"], r["high"])
-                cells.append("**%s**" % text if r["low"] > 1 or r["high"] < 1 else text)
+                if (baseline, s) in pairs:
+                    cells.append(text)
+                elif twins_differ:
+                    cells.append("not compared: A/A differs (%s)" % text)
+                else:
+                    cells.append("**%s**" % text if differs(r) else text)
             lines.append("| %s | %s | %d | %s/%s (%s %% CI) | %s |" % (
                 workload, iso, threads, s, baseline, _pct(conf), " | ".join(cells)))
     return lines

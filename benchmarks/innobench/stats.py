@@ -161,6 +161,7 @@ def simulate_gate(effect, n, sigma, trials=4000, confidence=0.95, seed=1):
 
 WINDOW_S = 2      # seconds per window: see benchmarks/README.md, "Windows"
 POOL_ALPHA = 0.25  # pool only if the repetitions' F test gives p above this
+MAX_WINDOW_AUTOCORRELATION = 0.2  # and consecutive windows correlate less
 
 
 def windows(samples, seconds=WINDOW_S, skip=1):
@@ -193,17 +194,34 @@ def repetitions_p(groups):
     return f_sf(between / within, k - 1, n - k)
 
 
+def window_autocorrelation(groups):
+    """Lag-1 autocorrelation of the log window means, within repetitions,
+    pooled over them (0 when it cannot be estimated)."""
+    num = den = 0.0
+    for g in groups:
+        logs = [math.log(v) for v in g]
+        mean = statistics.fmean(logs)
+        num += sum((x - mean) * (y - mean) for x, y in zip(logs, logs[1:]))
+        den += sum((x - mean) ** 2 for x in logs)
+    return num / den if den else 0.0
+
+
 def pool_windows(groups, min_windows=3, alpha=POOL_ALPHA):
     """The windows of every repetition as one sample, or None when they
     may not be: fewer than two repetitions, a repetition with fewer than
-    min_windows windows or a value <= 0, or repetitions that differ (p <=
+    min_windows windows or a value <= 0, repetitions that differ (p <=
     alpha; a pooling test keeps alpha well above 0.05, Bancroft's rule,
-    so that a real difference between repetitions is rarely pooled away)."""
+    so that a real difference between repetitions is rarely pooled away),
+    or consecutive windows that correlate (above
+    MAX_WINDOW_AUTOCORRELATION: correlated samples count as more than they
+    are, and the interval would be too narrow)."""
     if len(groups) < 2 or min(len(g) for g in groups) < min_windows:
         return None
     if min(v for g in groups for v in g) <= 0:
         return None
     if repetitions_p(groups) <= alpha:
+        return None
+    if window_autocorrelation(groups) > MAX_WINDOW_AUTOCORRELATION:
         return None
     return [v for g in groups for v in g]
 

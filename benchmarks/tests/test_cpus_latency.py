@@ -9,6 +9,7 @@ import os
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from innobench import main, numa, parse, report, workloads  # noqa: E402
@@ -17,6 +18,16 @@ from innobench import main, numa, parse, report, workloads  # noqa: E402
 # CPU n and n+4 are one core's two threads.
 CORES = [[0, 4], [1, 5], [2, 6], [3, 7]]
 ALL = list(range(8))
+
+# A second without any NEW_ORDER (only an error and a DELIVERY): go-tpc
+# prints no NEW_ORDER line for it.
+GOTPC_STALL = """\
+[Current] NEW_ORDER - Takes(s): 1.0, Count: 20, TPM: 1200.0, Sum(ms): 100.0, Avg(ms): 5.0, 50th(ms): 4.0, 90th(ms): 8.0, 95th(ms): 9.4, 99th(ms): 12.0, 99.9th(ms): 12.0, Max(ms): 12.0
+[Current] DELIVERY - Takes(s): 0.4, Count: 1, TPM: 150.0, Sum(ms): 10.0, Avg(ms): 10.0, 50th(ms): 10.0, 90th(ms): 10.0, 95th(ms): 10.0, 99th(ms): 10.0, 99.9th(ms): 10.0, Max(ms): 10.0
+[Current] NEW_ORDER_ERR - Takes(s): 0.5, Count: 3, TPM: 360.0, Sum(ms): 1.0, Avg(ms): 0.5, 50th(ms): 0.5, 90th(ms): 0.5, 95th(ms): 0.5, 99th(ms): 0.5, 99.9th(ms): 0.5, Max(ms): 0.5
+[Current] NEW_ORDER - Takes(s): 1.0, Count: 25, TPM: 1500.0, Sum(ms): 100.0, Avg(ms): 4.0, 50th(ms): 4.0, 90th(ms): 7.0, 95th(ms): 8.1, 99th(ms): 10.0, 99.9th(ms): 10.0, Max(ms): 10.0
+tpmC: 1350.0, tpmTotal: 3000.0, efficiency: 100.0%
+"""
 
 GOTPC_RUN = """\
 [Current] DELIVERY - Takes(s): 1.0, Count: 2, TPM: 120.0, Sum(ms): 10.0, Avg(ms): 5.0, 50th(ms): 5.0, 90th(ms): 6.0, 95th(ms): 6.0, 99th(ms): 6.0, 99.9th(ms): 6.0, Max(ms): 6.0
@@ -135,12 +146,29 @@ class CpuChoiceTest(unittest.TestCase):
         self.assertEqual(numa.parse_size("1G"), 2**30)
         self.assertEqual(numa.parse_size("256m"), 256 * 2**20)
 
+    def test_sweep_checks_counts_and_fixes_the_clients(self):
+        with mock.patch.object(main.os, "sched_getaffinity", return_value=set(ALL)), \
+                mock.patch.object(numa, "cores_from_sysfs", return_value=CORES):
+            a, _ = main.arguments(["--server-cpu-sweep", "1,2,4"])
+            self.assertEqual(main.sweep_clients(a), [2, 3, 6, 7])  # what 4 leaves
+            a, _ = main.arguments(["--server-cpu-sweep", "1,all"])
+            self.assertEqual(main.sweep_clients(a), ALL)
+            a, _ = main.arguments(["--server-cpu-sweep", "1,2", "--client-cpus", "7-7"])
+            self.assertEqual(main.sweep_clients(a), [7])
+            a, _ = main.arguments(["--server-cpu-sweep", "1,16"])
+            with self.assertRaises(ValueError):
+                main.sweep_clients(a)
+
     def test_options(self):
         a, _ = main.arguments(["--server-cpus", "all", "--client-cpus", "0-0"])
         self.assertEqual((a.server_cpus, a.client_cpus), ("all", [0]))
         a, _ = main.arguments(["--server-cpu-sweep", "1,2,all", "--interleave", "all"])
         self.assertEqual((a.server_cpu_sweep, a.interleave), ([1, 2, "all"], "all"))
+        a, p = main.arguments(["--mysqld-opt", "innodb-buffer-pool-size=64G"])
+        self.assertEqual(main.buffer_pool(a, p), "64G")
+        self.assertEqual(main.buffer_pool(*main.arguments([])), main.PROFILES["quick"]["buffer_pool"])
         for bad in (["--no-pin", "--server-cpus", "2"], ["--server-cpu-sweep", "0-1"],
+                    ["--server-cpu-sweep", "1", "--server-nodes", "0"],
                     ["--server-cpus", "2", "--server-nodes", "0"],
                     ["--server-cpu-sweep", "1,2", "--server-cpus", "1"]):
             with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
@@ -161,6 +189,23 @@ class SweepTest(unittest.TestCase):
         self.assertTrue(ratio[3].startswith("fork/stock (97.5 % CI)"), ratio[3])
         self.assertFalse(ratio[4].startswith("**"), ratio[4])  # 1.0: no difference
         self.assertTrue(ratio[5].startswith("**2.000"), ratio[5])
+        # The A/A twin's ratio is the noise: not bold, not corrected for.
+        twin = [dict(r, server="stock-2") for r in one + two if r["server"] == "stock"]
+        lines = report.sweep_lines([(1, one + [r for r in twin if r["server_cpus"] == 1]),
+                                    (2, two + [r for r in twin if r["server_cpus"] == 2])],
+                                   ["stock", "stock-2", "fork"])
+        aa, ab = cells(lines[5]), cells(lines[6])
+        self.assertTrue(aa[3].startswith("stock-2/stock (97.5 % CI)"), aa[3])
+        self.assertTrue(aa[5].startswith("1.000 (0.9"), aa[5])
+        self.assertTrue(ab[5].startswith("**2.000"), ab[5])
+        # Where the twins differ, the A/B ratio at that count is not compared.
+        twin = [dict(r, throughput=r["throughput"] * 1.5) if r["server_cpus"] == 2 else r
+                for r in twin]
+        lines = report.sweep_lines([(1, one + [r for r in twin if r["server_cpus"] == 1]),
+                                    (2, two + [r for r in twin if r["server_cpus"] == 2])],
+                                   ["stock", "stock-2", "fork"])
+        self.assertTrue(cells(lines[6])[5].startswith("not compared: A/A differs"))
+        self.assertTrue(cells(lines[5])[5].startswith("1.500 ("), cells(lines[5])[5])
         # "all" on a 2-CPU machine says how many CPUs it was.
         lines = report.sweep_lines([("all", two)], ["stock", "fork"])
         self.assertEqual(cells(lines[0])[4], "all (2 CPUs)")
@@ -177,6 +222,10 @@ class SamplesTest(unittest.TestCase):
         self.assertEqual(r["intervals"], [(1.0, 1200.0, 9.4, 2.0), (2.0, 1500.0, 8.1, 0.0)])
         self.assertEqual(r["ops"]["NEW_ORDER"]["count"], 45)  # the summary, not [Current]
         self.assertEqual(workloads.tpcc_row(GOTPC_RUN)["intervals"], r["intervals"])
+        # A second with no NEW_ORDER is a second of tpmC 0, not a lost one.
+        self.assertEqual(parse.gotpc(GOTPC_STALL)["intervals"],
+                         [(1.0, 1200.0, 9.4, 0.0), (2.0, 0.0, None, 3.0),
+                          (3.0, 1500.0, 8.1, 0.0)])
 
     def test_intervals_csv(self):
         rows = [row("fork", 0, 4, 110, intervals=[(1.0, 100.0, 50.1, 0.0), (2.0, 120.0, 40.4, 1.0)]),
@@ -218,10 +267,41 @@ class WindowsInSummaryTest(unittest.TestCase):
         # 11 s: 5 whole windows of 2 s a repetition, the first dropped.
         self.assertIn("12+12 windows", cell)
 
+    def test_repetitions_for_all_when_a_twin_does_not_pool(self):
+        rows = self.rows([1, 1, 1])
+        # stock-2's repetitions shift: it does not pool, so nobody does.
+        for rep, shift in enumerate((1.0, 0.9, 1.1)):
+            per_second = [(t + 1.0, 100.0 * shift, 1.0, 0.0) for t in range(11)]
+            rows.append(row("stock-2", rep, 8, 100.0 * shift, intervals=per_second))
+        line = cells(report.summary_table(rows, ["stock", "stock-2", "fork"])[2])
+        self.assertNotIn("windows", line[-1])
+        self.assertNotIn("windows", line[-2])
+
     def test_repetitions_when_they_differ(self):
         cell = cells(report.summary_table(self.rows([1, 0.9, 1.1]), ["stock", "fork"])[2])[-1]
         self.assertNotIn("windows", cell)
         self.assertTrue(cell.startswith("no difference measured"), cell)
+
+
+class RatiosToolTest(unittest.TestCase):
+    """benchmarks/tools/ratios.py: a result folder's ratios from its CSVs,
+    with the per-second samples attached to their rows as the run had them."""
+
+    def test_round_trip(self):
+        sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))), "tools"))
+        import ratios
+        rows = WindowsInSummaryTest().rows([1, 1, 1])
+        with tempfile.TemporaryDirectory() as d:
+            report.write_csv(os.path.join(d, "results.csv"), rows)
+            report.write_intervals(os.path.join(d, "intervals.csv"), rows)
+            back = ratios.load(d)
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(ratios.main([d]), 0)
+        self.assertEqual([len(r["intervals"]) for r in back], [11] * 6)
+        self.assertEqual(back[0]["intervals"][0], (1.0, 100.0, 1.0, 0.0))
+        self.assertIn("**1.100** (1.094-1.106, 12+12 windows)", out.getvalue())
 
 
 class LatencyAndErrorsTest(unittest.TestCase):
@@ -253,7 +333,13 @@ class LatencyAndErrorsTest(unittest.TestCase):
         self.assertIn("- **warning**: the buffer pool is larger", text)
         for title in ("## P95 latency", "## P99 latency", "## Client errors, deadlocks"):
             self.assertIn(title, text)
-        self.assertIn("| oltp_insert | RC | 8 | 0.00 / 0.00 / 0.00 | 0.00 / 0.50 / 0.00 |", text)
+        self.assertIn("| oltp_insert | RC | 8 | 0.00 / 0.00 / 0.00 | 0.00 / 1.00 / 0.00 |", text)
+
+    def test_tpcc_error_share_per_second(self):
+        # 1 % of 6,000 tpmC is 1 NEW_ORDER error per second, not 60.
+        tpcc = dict(row("fork", 0, 4, 6000.0, errors_per_s=1.0), unit="tpmC")
+        self.assertIsNone(report.excluded(tpcc))
+        self.assertIsNotNone(report.excluded(dict(tpcc, errors_per_s=1.5)))
 
     def test_no_errors(self):
         self.assertEqual(report.errors_lines([row("stock", 0, 1, 5, errors_per_s=0.0)], ["stock"]),

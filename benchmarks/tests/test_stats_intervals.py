@@ -114,6 +114,17 @@ class Windows(unittest.TestCase):
         self.assertIsNone(stats.pool_windows([g[:2] for g in same]))   # two windows each
         self.assertIsNone(stats.pool_windows(same + [[0, 1, 2]]))
 
+    def test_correlated_windows_are_not_pooled(self):
+        # The same drift in every repetition: they agree, but each window
+        # says little that its neighbour did not.
+        drift = [[100, 101, 102, 103, 104, 105]] * 3
+        self.assertGreater(stats.repetitions_p(drift), stats.POOL_ALPHA)
+        self.assertGreater(stats.window_autocorrelation(drift), 0.2)
+        self.assertIsNone(stats.pool_windows(drift))
+        wobble = [[100, 102, 99, 101, 98, 100]] * 3
+        self.assertLess(stats.window_autocorrelation(wobble), 0.2)
+        self.assertEqual(len(stats.pool_windows(wobble)), 18)
+
     def test_the_pooling_test_keeps_false_positives_down(self):
         # This machine's noise (benchmarks/README.md, "Windows"): 8 % between
         # repetitions, 6 % between 2-s windows, 9 windows per repetition.
