@@ -9,7 +9,10 @@ and both secondary indexes.  Worker w owns the ids with id % workers == w:
 it keeps its own tally of those rows, and every scan checks that the rows of
 its own that the scan returns are exactly the ones the tally says, in
 order; rows of the other workers may change under the scan and are only
-checked for order.  At the end every row and every index entry is counted
+checked for order.  With --validate-online, one more connection runs the
+online validator (innodb_btree_blink_validate_online_debug) over and over
+while the workers split and merge pages; every run must pass and at least
+one must have run.  At the end every row and every index entry is counted
 against the sum of the tallies.
 
 Prints one line, "blink stress: ok", or the first mismatch; exits non-zero
@@ -193,6 +196,31 @@ class Worker(threading.Thread):
                 raise Mismatch("%s: scan of %s out of order: %r then %r" % (self.name, how, x, y))
 
 
+class OnlineValidator(threading.Thread):
+    """Runs the online validator until the deadline; error: the first
+    violation it reported."""
+
+    def __init__(self, a, deadline):
+        super().__init__(name="online-validator")
+        self.a, self.deadline = a, deadline
+        self.runs, self.error = 0, None
+
+    def run(self):
+        try:
+            cur = connect(self.a).cursor()
+            while time.monotonic() < self.deadline:
+                try:
+                    cur.execute("SET GLOBAL innodb_btree_blink_validate_online_debug = ON")
+                except pymysql.MySQLError:
+                    cur.execute("SHOW WARNINGS")
+                    self.error = "online validator: %s" % "; ".join(r[2] for r in cur.fetchall())
+                    return
+                self.runs += 1
+                time.sleep(0.5)
+        except Exception as e:  # reported by main()
+            self.error = "%s: %s: %s" % (self.name, type(e).__name__, e)
+
+
 def final_check(a, workers):
     conn = connect(a)
     cur = conn.cursor()
@@ -219,6 +247,8 @@ def main(argv=None):
     ap.add_argument("--seconds", type=float, default=60)
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--validate-online", action="store_true",
+                    help="run the online validator during the load")
     a = ap.parse_args(argv)
 
     conn = connect(a)
@@ -229,11 +259,14 @@ def main(argv=None):
         " ENGINE=InnoDB CHARSET=latin1")
     deadline = time.monotonic() + a.seconds
     workers = [Worker(a, w, deadline) for w in range(a.workers)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join()
-    errors = [w.error for w in workers if w.error]
+    threads = workers + ([OnlineValidator(a, deadline)] if a.validate_online else [])
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    errors = [t.error for t in threads if t.error]
+    if a.validate_online and not errors and threads[-1].runs == 0:
+        errors = ["the online validator never ran"]
     if errors:
         print("blink stress: FAILED: " + errors[0])
         return 1
@@ -242,8 +275,9 @@ def main(argv=None):
     except Mismatch as e:
         print("blink stress: FAILED: %s" % e)
         return 1
-    sys.stderr.write("blink stress: %d operations, %d rows at the end\n"
-                     % (sum(w.ops for w in workers), n))
+    sys.stderr.write("blink stress: %d operations, %d rows at the end%s\n"
+                     % (sum(w.ops for w in workers), n,
+                        ", %d online validations" % threads[-1].runs if a.validate_online else ""))
     print("blink stress: ok")
     return 0
 

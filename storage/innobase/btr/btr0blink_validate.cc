@@ -15,7 +15,8 @@ for more details.
 
 /** @file btr/btr0blink_validate.cc
  The B-link validator, modelled on PostgreSQL amcheck's bt_index_parent_check
- (README.blink.md, "Validator").
+ (README.blink.md, "Validator"), with a count of the pages of the index's
+ file segments against the pages its levels reach (A1).
 
  The walk
  --------
@@ -79,7 +80,16 @@ for more details.
  (G5).  So for the whole walk the non-leaf levels, every link, every high
  key and every flag are frozen: what the walk copied from a parent page in
  one mini-transaction is still true when the children are checked in
- later ones, and every check that involves only these is exact.
+ later ones, and every check that involves only these is exact.  So are
+ the page counts of the index's file segments that A1 compares with the
+ pages the walk reached, with one exception: pages are allocated and freed
+ by structure changes and by writes, rollbacks and purges of externally
+ stored columns, all under SX or X, except the first pages of externally
+ stored columns, which purge frees at the end of a batch without the index
+ lock (purge_node_t::free_lob_pages()), and which stay allocated until
+ then, after their record is gone.  So for a clustered index with columns
+ that may be stored externally the leaf segment's count is only a lower
+ bound.
 
  What changes concurrently is the records of leaves: optimistic inserts,
  delete-marks, updates, and optimistic deletes by purge and rollback run
@@ -115,6 +125,7 @@ for more details.
 #include "buf0buf.h"
 #include "dict0dict.h"
 #include "fil0fil.h"
+#include "fsp0fsp.h"
 #include "mtr0mtr.h"
 #include "my_dbug.h"
 #include "page0blink.h"
@@ -128,6 +139,7 @@ for more details.
 
 #ifdef UNIV_DEBUG
 bool srv_btree_blink_validate_debug = false;
+bool srv_btree_blink_validate_online_debug = false;
 #endif /* UNIV_DEBUG */
 
 namespace {
@@ -213,6 +225,9 @@ class Validator {
     structure while we hold it.  0 means the size is unknown. */
     const page_no_t size = fil_space_get_size(index->space);
     m_max_pages = size == 0 ? FIL_NULL : size;
+    for (ulint i = 0; m_index->is_clustered() && i < m_index->n_fields; ++i) {
+      m_extern = m_extern || DATA_BIG_COL(m_index->get_col(i));
+    }
 #ifdef UNIV_DEBUG
     m_record_clocks =
         DBUG_EVALUATE_IF("blink_validate_record_clocks", true, false);
@@ -221,7 +236,8 @@ class Validator {
 #endif /* UNIV_DEBUG */
   }
 
-  /** Walk the whole index.  Throws Violation or Interrupted. */
+  /** Walk the whole index, then compare the pages it reached with the
+  pages its segments use (A1).  Throws Violation or Interrupted. */
   void run();
 
  private:
@@ -323,6 +339,16 @@ class Validator {
   void check_records(const page_t *page, const Expected &e, ulint level,
                      Left *left);
 
+  /** A1: the pages the walk reached are the pages the index's two file
+  segments use, no more (a page allocated and not linked: leaked) and no
+  fewer.  The non-leaf segment holds the root and the pages above the
+  leaves; the leaf segment the other leaves and the pages of externally
+  stored columns, which the walk does not count and purge frees late (see
+  the file comment): for a clustered index with a column that may be
+  stored externally, the leaf segment must only hold at least the leaves.
+  @param[in] height  the root's level */
+  void check_segments(ulint height);
+
 #ifdef UNIV_DEBUG
   /** MC1: record what a page looks like, or compare it with what was
   recorded, as the DBUG keywords blink_validate_record_clocks and
@@ -356,6 +382,11 @@ class Validator {
   const trx_t *m_trx;
   page_size_t m_page_size;
   page_no_t m_root_no;
+  /** pages checked on the leaf level and on the levels above it */
+  ulint m_leaf_pages{0};
+  ulint m_upper_pages{0};
+  /** whether the index has a column that may be stored externally */
+  bool m_extern{false};
   /** more pages than this on a level are a cycle (L1) */
   page_no_t m_max_pages;
   /** the parent page being walked */
@@ -432,6 +463,35 @@ void Validator::run() {
   for (ulint level = height; level > 0; --level) {
     leftmost = check_level(leftmost, level - 1);
   }
+  check_segments(height);
+}
+
+void Validator::check_segments(ulint height) {
+  /* The root is in the non-leaf segment even when it is the only leaf. */
+  const ulint upper = m_upper_pages + (height == 0 ? 1 : 0);
+  const ulint leaves = m_leaf_pages - (height == 0 ? 1 : 0);
+  ulint upper_used;
+  ulint leaf_used;
+  {
+    Scoped_mtr mtr;
+    page_t *root = btr_root_get(m_index, mtr.get());
+    fseg_n_reserved_pages(root + PAGE_HEADER + PAGE_BTR_SEG_TOP, &upper_used,
+                          mtr.get());
+    fseg_n_reserved_pages(root + PAGE_HEADER + PAGE_BTR_SEG_LEAF, &leaf_used,
+                          mtr.get());
+  }
+  std::ostringstream s;
+  if (upper_used != upper) {
+    s << "the non-leaf segment uses " << upper_used << " pages, the root and "
+      << "the levels above the leaves have " << upper
+      << " (A1: a page leaked, or lost from its level)";
+  } else if (m_extern ? leaf_used < leaves : leaf_used != leaves) {
+    s << "the leaf segment uses " << leaf_used << " pages, the leaf level has "
+      << leaves << " (A1: a page leaked, or lost from its level)";
+  } else {
+    return;
+  }
+  fail(m_root_no, height, s.str());
 }
 
 const page_t *Validator::latch(page_no_t page_no, mtr_t *mtr) {
@@ -595,6 +655,7 @@ void Validator::check_page(const page_t *page, const Expected &e,
   check_links(page, e, next_expected, level, *left, unlinked, mtr);
   check_records(page, e, level, left);
   left->page_no = page_no;
+  ++(level == 0 ? m_leaf_pages : m_upper_pages);
 }
 
 void Validator::check_links(const page_t *page, const Expected &e,
@@ -786,6 +847,206 @@ void Validator::observe_clock(const buf_block_t *block) const {
 }
 #endif /* UNIV_DEBUG */
 
+/** The online walk (README.blink.md, "Validator, online"), amcheck's
+bt_index_check.  Splits run while it walks: the index lock in S lets them
+and keeps merges out (G0), so no page it reaches is freed, but levels grow
+to the right and high keys and links change as it goes.  It checks only
+what a page proves alone (HK1, HK2, F1, its header and its records' order)
+and what a page and its right sibling prove when both are latched, the
+page first (LO2): the sibling's left link (L1), the page's last record
+below the sibling's first (HK4), and the page's high key not above the
+sibling's first record (HK3 without the parent).  Each level is reached
+from the root by first node pointers, latch-coupled top-down, and walked
+along its right links, latch-coupled left to right; a root raise meanwhile
+only adds a level above the ones walked. */
+class Online_validator {
+ public:
+  Online_validator(dict_index_t *index, const trx_t *trx)
+      : m_index(index),
+        m_trx(trx),
+        m_page_size(dict_table_page_size(index->table)),
+        m_root_no(dict_index_get_page(index)) {
+    const page_no_t size = fil_space_get_size(index->space);
+    m_max_pages = size == 0 ? FIL_NULL : size;
+  }
+
+  /** Walk every level.  Throws Violation or Interrupted. */
+  void run() {
+    ulint height;
+    {
+      Scoped_mtr mtr;
+      height = btr_page_get_level(latch(m_root_no, mtr.get()));
+    }
+    for (ulint level = height + 1; level-- > 0;) {
+      walk_level(level);
+    }
+  }
+
+ private:
+  using Mtr = std::unique_ptr<Scoped_mtr>;
+
+  [[noreturn]] void fail(page_no_t page_no, ulint level,
+                         const std::string &what) const {
+    std::ostringstream s;
+    s << "B-link index " << m_index->name() << " of table "
+      << m_index->table->name << ": page " << page_no << " (level " << level
+      << "): " << what << " (online check)";
+    throw Violation{s.str()};
+  }
+
+  const page_t *latch(page_no_t page_no, mtr_t *mtr) const {
+    return buf_block_get_frame(btr_block_get(
+        page_id_t(m_index->space, page_no), m_page_size, RW_S_LATCH,
+        UT_LOCATION_HERE, m_index, mtr));
+  }
+
+  const rec_t *hk_of(const page_t *page) const {
+    return page_get_page_no(page) == m_root_no ? nullptr
+                                               : page_blink_get_hk_rec(page);
+  }
+
+  /** The leftmost page of a level, S-latched in the returned
+  mini-transaction: from the root down the first node pointers, each child
+  latched before its parent is released. */
+  Mtr leftmost(ulint level, const page_t **page) const {
+    Mtr mtr = std::make_unique<Scoped_mtr>();
+    *page = latch(m_root_no, mtr->get());
+    while (btr_page_get_level(*page) > level) {
+      const rec_t *rec =
+          page_rec_get_next_const(page_get_infimum_rec(*page));
+      if (page_rec_is_supremum(rec)) {
+        fail(page_get_page_no(*page), btr_page_get_level(*page),
+             "has no records");
+      }
+      Rec_offsets offsets;
+      const page_no_t child =
+          btr_node_ptr_get_child_page_no(rec, offsets.compute(rec, m_index));
+      Mtr below = std::make_unique<Scoped_mtr>();
+      *page = latch(child, below->get());
+      mtr = std::move(below);
+    }
+    return mtr;
+  }
+
+  void walk_level(ulint level) {
+    const page_t *page;
+    Mtr mtr = leftmost(level, &page);
+    if (btr_page_get_prev(page, mtr->get()) != FIL_NULL) {
+      fail(page_get_page_no(page), level,
+           "the first page of the level has a left link (L1)");
+    }
+    check_page(page, level);
+    page_no_t n_pages = 1;
+    for (page_no_t next = btr_page_get_next(page, mtr->get());
+         next != FIL_NULL;) {
+      if (m_trx != nullptr && trx_is_interrupted(m_trx)) {
+        throw Interrupted{};
+      }
+      /* Splits may grow the file meanwhile: read its size again before
+      calling a long level a cycle. */
+      if (++n_pages > m_max_pages &&
+          n_pages > (m_max_pages = fil_space_get_size(m_index->space))) {
+        fail(next, level, "cycle in the right links (L1)");
+      }
+      Mtr right_mtr = std::make_unique<Scoped_mtr>();
+      const page_t *right = latch(next, right_mtr->get());
+      check_page(right, level);
+      check_neighbours(page, right, level, right_mtr->get());
+      mtr = std::move(right_mtr);
+      page = right;
+      next = btr_page_get_next(page, mtr->get());
+    }
+  }
+
+  /** What one latched page proves alone. */
+  void check_page(const page_t *page, ulint level) {
+    const page_no_t page_no = page_get_page_no(page);
+    const bool is_root = page_no == m_root_no;
+    if (!page_is_comp(page) || fil_page_get_type(page) != FIL_PAGE_INDEX ||
+        btr_page_get_index_id(page) != m_index->id ||
+        btr_page_get_level(page) != level) {
+      fail(page_no, level, "not an index page of this index and level");
+    }
+    ulint hk_size;
+    if (!page_blink_validate_hk(page, m_index, &hk_size)) {
+      fail(page_no, level, "inconsistent B-link header (see the error log)");
+    }
+    if (!is_root && !btr_blink_page_room_ok(m_index, page)) {
+      fail(page_no, level, "no room for the longest high key (F1)");
+    }
+    const rec_t *hk = hk_of(page);
+    const bool has_next = mach_read_from_4(page + FIL_PAGE_NEXT) != FIL_NULL;
+    if ((hk != nullptr) != has_next) {
+      fail(page_no, level,
+           hk != nullptr ? "has a high key but no right sibling (HK1)"
+                         : "has a right sibling but no high key (HK1)");
+    }
+    const rec_t *rec = page_rec_get_next_const(page_get_infimum_rec(page));
+    if (page_rec_is_supremum(rec)) {
+      if (level > 0 || !is_root) {
+        fail(page_no, level, "has no records");
+      }
+      return;
+    }
+    mem_heap_t *scratch = m_scratch.get();
+    const rec_t *prev = nullptr;
+    for (; !page_rec_is_supremum(rec); rec = page_rec_get_next_const(rec)) {
+      mem_heap_empty(scratch);
+      const dtuple_t *key = key_of(m_index, rec, level, scratch);
+      if (prev != nullptr && cmp_key(m_index, key, prev, scratch) <= 0) {
+        fail(page_no, level, "records out of order");
+      }
+      if (hk != nullptr) {
+        const int c = cmp_key(m_index, key, hk, scratch);
+        if (c > 0 || (c == 0 && level > 0)) {
+          fail(page_no, level, "a record is above the high key (HK2)");
+        }
+      }
+      prev = rec;
+    }
+  }
+
+  /** What a page and its right sibling prove, both latched. */
+  void check_neighbours(const page_t *page, const page_t *right, ulint level,
+                        mtr_t *mtr) {
+    const page_no_t right_no = page_get_page_no(right);
+    if (btr_page_get_prev(right, mtr) != page_get_page_no(page)) {
+      std::ostringstream s;
+      s << "left link is " << btr_page_get_prev(right, mtr) << ", expected "
+        << page_get_page_no(page) << " (L1)";
+      fail(right_no, level, s.str());
+    }
+    const rec_t *first = page_rec_get_next_const(page_get_infimum_rec(right));
+    const rec_t *last = page_rec_get_prev_const(page_get_supremum_rec(page));
+    mem_heap_t *scratch = m_scratch.get();
+    mem_heap_empty(scratch);
+    if (cmp_key(m_index, key_of(m_index, last, level, scratch), first,
+                scratch) >= 0) {
+      fail(right_no, level,
+           "first record is not above the last record of its left sibling "
+           "(HK4)");
+    }
+    if (cmp_key(m_index, key_of(m_index, hk_of(page), 1, scratch), first,
+                scratch) > 0) {
+      fail(right_no, level,
+           "first record is below the high key of its left sibling (HK3)");
+    }
+  }
+
+  /** Frees a memory heap. */
+  struct Heap_free {
+    void operator()(mem_heap_t *heap) const { mem_heap_free(heap); }
+  };
+
+  dict_index_t *m_index;
+  const trx_t *m_trx;
+  page_size_t m_page_size;
+  page_no_t m_root_no;
+  page_no_t m_max_pages;
+  std::unique_ptr<mem_heap_t, Heap_free> m_scratch{
+      mem_heap_create(1024, UT_LOCATION_HERE)};
+};
+
 }  // namespace
 
 bool btr_blink_validate_index(dict_index_t *index, const trx_t *trx,
@@ -812,7 +1073,28 @@ bool btr_blink_validate_index(dict_index_t *index, const trx_t *trx,
   return ok;
 }
 
-ulint btr_blink_validate_all(std::string *msg) {
+bool btr_blink_validate_index_online(dict_index_t *index, const trx_t *trx,
+                                     std::string *msg) {
+  ut_ad(index->blink);
+  mtr_t lock_mtr;
+  lock_mtr.start();
+  mtr_s_lock(dict_index_get_lock(index), &lock_mtr, UT_LOCATION_HERE);
+  bool ok = true;
+  try {
+    Online_validator(index, trx).run();
+  } catch (const Violation &v) {
+    *msg = v.msg;
+    ok = false;
+  } catch (const Interrupted &) {
+  }
+  lock_mtr.commit();
+  if (!ok) {
+    ib::error() << *msg;
+  }
+  return ok;
+}
+
+ulint btr_blink_validate_all(std::string *msg, bool online) {
   /* Pin the tables so that none is evicted while it is checked without
   the dictionary mutex, which must not be held while index latches are
   taken. */
@@ -835,7 +1117,8 @@ ulint btr_blink_validate_all(std::string *msg) {
     for (dict_index_t *index : table->indexes) {
       std::string violation;
       if (index->blink && index->is_committed() && !index->is_corrupted() &&
-          !btr_blink_validate_index(index, nullptr, &violation)) {
+          !(online ? btr_blink_validate_index_online(index, nullptr, &violation)
+                   : btr_blink_validate_index(index, nullptr, &violation))) {
         if (n_bad++ == 0) {
           *msg = violation;
         }

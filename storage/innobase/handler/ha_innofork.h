@@ -49,11 +49,12 @@ static MYSQL_SYSVAR_BOOL(
     nullptr, nullptr, false);
 
 #ifdef UNIV_DEBUG
-/** Runs the B-link validator on every B-link index in the dictionary cache
-when innodb_btree_blink_validate_debug is set; the SET fails, with the first
-violation as a warning, if one is found. */
-static int blink_validate_debug_check(THD *thd, SYS_VAR *, void *save,
-                                      struct st_mysql_value *value) {
+/** Runs the B-link validator (online: the online one) on every B-link index
+in the dictionary cache when innodb_btree_blink_validate_debug (or
+_online_debug) is set; the SET fails, with the first violation as a
+warning, if one is found. */
+static int blink_validate_check(THD *thd, void *save,
+                                struct st_mysql_value *value, bool online) {
   long long on = 0;
   if (value->value_type(value) == MYSQL_VALUE_TYPE_STRING) {
     char buf[8];
@@ -79,12 +80,22 @@ static int blink_validate_debug_check(THD *thd, SYS_VAR *, void *save,
     return 0;
   }
   std::string msg;
-  if (btr_blink_validate_all(&msg) == 0) {
+  if (btr_blink_validate_all(&msg, online) == 0) {
     return 0;
   }
   push_warning_printf(thd, Sql_condition::SL_WARNING, ER_NOT_KEYFILE,
                       "InnoDB: %s", msg.c_str());
   return 1;
+}
+
+static int blink_validate_debug_check(THD *thd, SYS_VAR *, void *save,
+                                      struct st_mysql_value *value) {
+  return blink_validate_check(thd, save, value, false);
+}
+
+static int blink_validate_online_debug_check(THD *thd, SYS_VAR *, void *save,
+                                             struct st_mysql_value *value) {
+  return blink_validate_check(thd, save, value, true);
 }
 
 static MYSQL_SYSVAR_BOOL(
@@ -94,15 +105,24 @@ static MYSQL_SYSVAR_BOOL(
     "in the dictionary cache; the SET fails if one is not valid.",
     blink_validate_debug_check, nullptr, false);
 
+static MYSQL_SYSVAR_BOOL(
+    btree_blink_validate_online_debug, srv_btree_blink_validate_online_debug,
+    PLUGIN_VAR_OPCMDARG | PLUGIN_VAR_NOPERSIST,
+    "Debug: SET it to ON to run the online B-link validator, which lets "
+    "splits run, on every B-link index in the dictionary cache; the SET "
+    "fails if one is not valid.",
+    blink_validate_online_debug_check, nullptr, false);
+
 static MYSQL_SYSVAR_ULONG(
     hybrid_read_view_window_debug, srv_hybrid_read_view_window_debug,
     PLUGIN_VAR_RQCMDARG | PLUGIN_VAR_READONLY,
     "Debug: number of ids the global bitmap window of innodb_hybrid_read_view "
     "covers, rounded up to a power of two (0 = 524288).",
     nullptr, nullptr, 0, 0, hybrid::Active_rw_ids::DEFAULT_WINDOW_BITS, 0);
-#define INNOFORK_DEBUG_SYSTEM_VARIABLES       \
-  MYSQL_SYSVAR(hybrid_read_view_window_debug), \
-      MYSQL_SYSVAR(btree_blink_validate_debug),
+#define INNOFORK_DEBUG_SYSTEM_VARIABLES                \
+  MYSQL_SYSVAR(hybrid_read_view_window_debug),          \
+      MYSQL_SYSVAR(btree_blink_validate_debug),         \
+      MYSQL_SYSVAR(btree_blink_validate_online_debug),
 #else
 #define INNOFORK_DEBUG_SYSTEM_VARIABLES
 #endif /* UNIV_DEBUG */

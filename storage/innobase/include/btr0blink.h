@@ -54,6 +54,9 @@ extern bool srv_btree_blink;
 /** innodb_btree_blink_validate_debug: setting it runs the validator on every
 B-link index in the dictionary cache; a violation is an assertion failure. */
 extern bool srv_btree_blink_validate_debug;
+/** innodb_btree_blink_validate_online_debug: the same with the online
+validator, which runs beside splits. */
+extern bool srv_btree_blink_validate_online_debug;
 #endif /* UNIV_DEBUG */
 
 /** Counters shown in SHOW GLOBAL STATUS as Innodb_btree_blink_*. */
@@ -322,9 +325,23 @@ checks stay exact (see btr0blink_validate.cc).
 bool btr_blink_validate_index(dict_index_t *index, const trx_t *trx,
                               std::string *msg);
 
+/** Check a B-link index while structure changes run (README.blink.md,
+"Validator, online"; amcheck's bt_index_check): each level from its
+leftmost page along the right links, each page and its right sibling
+latched together, no check between levels.  Holds the index lock in S,
+which lets splits run and keeps merges out.
+@param[in] index  B-link index
+@param[in] trx    transaction (for interrupt checks), or nullptr
+@param[out] msg   the first violation, with index name and page numbers
+@return true if no violation was found */
+bool btr_blink_validate_index_online(dict_index_t *index, const trx_t *trx,
+                                     std::string *msg);
+
 /** Run the validator on every B-link index in the dictionary cache.
-@param[out] msg  the first violation
+@param[out] msg     the first violation
+@param[in]  online  btr_blink_validate_index_online() instead of
+                    btr_blink_validate_index()
 @return number of B-link indexes with a violation */
-ulint btr_blink_validate_all(std::string *msg);
+ulint btr_blink_validate_all(std::string *msg, bool online = false);
 
 #endif /* btr0blink_h */
