@@ -139,14 +139,18 @@ def simulate_gate(effect, n, sigma, trials=4000, confidence=0.95, seed=1):
     for _ in range(trials):
         a = [math.exp(math.log1p(effect) + rng.gauss(0.0, sigma)) for _ in range(n)]
         b = [math.exp(rng.gauss(0.0, sigma)) for _ in range(n)]
-        r = welch_log_ratio(a, b, confidence)
-        if effect > 0:
-            hits += r["low"] > 1.0
-        elif effect < 0:
-            hits += r["high"] < 1.0
-        else:
-            hits += r["low"] > 1.0 or r["high"] < 1.0
+        hits += _found(welch_log_ratio(a, b, confidence), effect)
     return hits / trials
+
+
+def _found(r, effect):
+    """Whether an interval excludes 1 in the effect's direction (either
+    direction for effect 0: a false positive)."""
+    if effect > 0:
+        return r["low"] > 1.0
+    if effect < 0:
+        return r["high"] < 1.0
+    return r["low"] > 1.0 or r["high"] < 1.0
 
 
 # --- Windows of a point as samples.  Repetitions alone leave an interval
@@ -250,11 +254,5 @@ def simulate_windows_gate(effect, n, m, sigma_rep, sigma_window, trials=2000,
         if pa is None or pb is None:
             pa = [math.exp(statistics.fmean(math.log(v) for v in g)) for g in a]
             pb = [math.exp(statistics.fmean(math.log(v) for v in g)) for g in b]
-        r = welch_log_ratio(pa, pb, confidence)
-        if effect > 0:
-            hits += r["low"] > 1.0
-        elif effect < 0:
-            hits += r["high"] < 1.0
-        else:
-            hits += r["low"] > 1.0 or r["high"] < 1.0
+        hits += _found(welch_log_ratio(pa, pb, confidence), effect)
     return hits / trials

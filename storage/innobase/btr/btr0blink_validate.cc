@@ -435,6 +435,37 @@ int cmp_key(const dict_index_t *index, const dtuple_t *key, const rec_t *rec,
   return cmp_dtuple_rec(key, rec, index, offsets);
 }
 
+/** Records in order and HK2 (every record below the high key, at most equal
+on leaves), from rec, the page's first user record, to the supremum.
+@param[in]  index    the index
+@param[in]  rec      first user record of a page
+@param[in]  level    the page's level
+@param[in]  hk       its high key, or nullptr
+@param[in]  scratch  heap for one record's temporaries, emptied per record
+@param[out] last     the page's last user record
+@return the violation, or nullptr */
+const char *order_violation(const dict_index_t *index, const rec_t *rec,
+                            ulint level, const rec_t *hk, mem_heap_t *scratch,
+                            const rec_t **last) {
+  const rec_t *prev = nullptr;
+  for (; !page_rec_is_supremum(rec); rec = page_rec_get_next_const(rec)) {
+    mem_heap_empty(scratch);
+    const dtuple_t *key = key_of(index, rec, level, scratch);
+    if (prev != nullptr && cmp_key(index, key, prev, scratch) <= 0) {
+      return "records out of order";
+    }
+    if (hk != nullptr) {
+      const int c = cmp_key(index, key, hk, scratch);
+      if (c > 0 || (c == 0 && level > 0)) {
+        return "a record is above the high key (HK2)";
+      }
+    }
+    prev = rec;
+  }
+  *last = prev;
+  return nullptr;
+}
+
 void Validator::run() {
 #ifdef UNIV_DEBUG
   if (m_record_clocks) {
@@ -776,25 +807,13 @@ void Validator::check_records(const page_t *page, const Expected &e,
     fail(page_no, level, "first record is below its node pointer (HK3)");
   }
 
-  const rec_t *prev = nullptr;
-  for (; !page_rec_is_supremum(rec); rec = page_rec_get_next_const(rec)) {
-    /* One record's temporaries at a time. */
-    mem_heap_empty(scratch);
-    const dtuple_t *key = key_of(m_index, rec, level, scratch);
-    if (prev != nullptr && cmp_key(m_index, key, prev, scratch) <= 0) {
-      fail(page_no, level, "records out of order");
-    }
-    /* HK2: every record is below the high key (at most equal on leaves). */
-    if (hk != nullptr) {
-      const int c = cmp_key(m_index, key, hk, scratch);
-      if (c > 0 || (c == 0 && level > 0)) {
-        fail(page_no, level, "a record is above the high key (HK2)");
-      }
-    }
-    prev = rec;
+  const rec_t *last;
+  if (const char *v =
+          order_violation(m_index, rec, level, hk, scratch, &last)) {
+    fail(page_no, level, v);
   }
   mem_heap_empty(m_left_heap.get());
-  left->last = key_of(m_index, prev, level, m_left_heap.get());
+  left->last = key_of(m_index, last, level, m_left_heap.get());
 }
 
 #ifdef UNIV_DEBUG
@@ -988,21 +1007,10 @@ class Online_validator {
       }
       return;
     }
-    mem_heap_t *scratch = m_scratch.get();
-    const rec_t *prev = nullptr;
-    for (; !page_rec_is_supremum(rec); rec = page_rec_get_next_const(rec)) {
-      mem_heap_empty(scratch);
-      const dtuple_t *key = key_of(m_index, rec, level, scratch);
-      if (prev != nullptr && cmp_key(m_index, key, prev, scratch) <= 0) {
-        fail(page_no, level, "records out of order");
-      }
-      if (hk != nullptr) {
-        const int c = cmp_key(m_index, key, hk, scratch);
-        if (c > 0 || (c == 0 && level > 0)) {
-          fail(page_no, level, "a record is above the high key (HK2)");
-        }
-      }
-      prev = rec;
+    const rec_t *last;
+    if (const char *v = order_violation(m_index, rec, level, hk,
+                                        m_scratch.get(), &last)) {
+      fail(page_no, level, v);
     }
   }
 
