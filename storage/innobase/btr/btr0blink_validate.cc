@@ -1057,17 +1057,23 @@ class Online_validator {
 
 }  // namespace
 
-bool btr_blink_validate_index(dict_index_t *index, const trx_t *trx,
-                              std::string *msg) {
+namespace {
+/** Run a walk under the index lock, S for the online one, SX otherwise,
+and report its first violation. */
+template <typename Walk>
+bool run_walk(dict_index_t *index, const trx_t *trx, std::string *msg,
+              bool online) {
   ut_ad(index->blink);
   mtr_t lock_mtr;
   lock_mtr.start();
-  /* SX, as stock CHECK TABLE: no structure change runs during the walk,
-  leaf records may change (see the comment at the top of this file). */
-  mtr_sx_lock(dict_index_get_lock(index), &lock_mtr, UT_LOCATION_HERE);
+  if (online) {
+    mtr_s_lock(dict_index_get_lock(index), &lock_mtr, UT_LOCATION_HERE);
+  } else {
+    mtr_sx_lock(dict_index_get_lock(index), &lock_mtr, UT_LOCATION_HERE);
+  }
   bool ok = true;
   try {
-    Validator(index, trx).run();
+    Walk(index, trx).run();
   } catch (const Violation &v) {
     *msg = v.msg;
     ok = false;
@@ -1080,26 +1086,19 @@ bool btr_blink_validate_index(dict_index_t *index, const trx_t *trx,
   }
   return ok;
 }
+}  // namespace
+
+bool btr_blink_validate_index(dict_index_t *index, const trx_t *trx,
+                              std::string *msg) {
+  /* SX, as stock CHECK TABLE: no structure change runs during the walk,
+  leaf records may change (see the comment at the top of this file). */
+  return run_walk<Validator>(index, trx, msg, false);
+}
 
 bool btr_blink_validate_index_online(dict_index_t *index, const trx_t *trx,
                                      std::string *msg) {
-  ut_ad(index->blink);
-  mtr_t lock_mtr;
-  lock_mtr.start();
-  mtr_s_lock(dict_index_get_lock(index), &lock_mtr, UT_LOCATION_HERE);
-  bool ok = true;
-  try {
-    Online_validator(index, trx).run();
-  } catch (const Violation &v) {
-    *msg = v.msg;
-    ok = false;
-  } catch (const Interrupted &) {
-  }
-  lock_mtr.commit();
-  if (!ok) {
-    ib::error() << *msg;
-  }
-  return ok;
+  /* S: splits run during the walk, merges do not (G0). */
+  return run_walk<Online_validator>(index, trx, msg, true);
 }
 
 ulint btr_blink_validate_all(std::string *msg, bool online) {
