@@ -339,12 +339,11 @@ void replace_hk(buf_block_t *block, dict_index_t *index, const rec_t *hk,
   }
 }
 
-#ifdef UNIV_DEBUG
-/** Tests of the incomplete-split flag (README.blink.md, "Tests"): link the
-right half into its level as btr_attach_half_pages() does for FSP_UP, but
-give the parent no downlink.  This is the state part 3 leaves between a
-split's two mini-transactions; part 1 cannot search such a tree past the
-left half, so the tests only validate, reorganize and recover it. */
+/** SP1: link the right half into its level as btr_attach_half_pages() does
+for FSP_UP, but give the parent no node pointer: the state a leveled split
+leaves until the level above is published (and debug tests of the flag
+make on purpose).  The right sibling is X-latched already in a leveled
+split (LO3). */
 void link_without_downlink(dict_index_t *index, buf_block_t *block,
                            buf_block_t *new_block, mtr_t *mtr) {
   page_t *page = buf_block_get_frame(block);
@@ -362,7 +361,6 @@ void link_without_downlink(dict_index_t *index, buf_block_t *block,
   btr_page_set_prev(new_page, nullptr, block->page.id.page_no(), mtr);
   btr_page_set_next(page, nullptr, new_block->page.id.page_no(), mtr);
 }
-#endif /* UNIV_DEBUG */
 
 }  // namespace
 
@@ -373,9 +371,15 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   buf_block_t *block = btr_cur_get_block(cursor);
   page_t *page = buf_block_get_frame(block);
 
+  /* SP1, SP3: under index->lock in S (or the X of an exclusive path that
+  finishes a split), one level in this mini-transaction; else part 1's
+  split of every level in one mini-transaction, under X (X1). */
+  const bool leveled = btr_blink_split_leveled(index);
+
   ut_ad(index->blink);
   ut_ad(!buf_block_get_page_zip(block));
-  ut_ad(mtr_memo_contains_flagged(mtr, dict_index_get_lock(index),
+  ut_ad(leveled ||
+        mtr_memo_contains_flagged(mtr, dict_index_get_lock(index),
                                   MTR_MEMO_X_LOCK | MTR_MEMO_SX_LOCK));
   ut_ad(mtr_is_block_fix(mtr, block, MTR_MEMO_PAGE_X_FIX, index->table));
   ut_ad(!page_is_empty(page));
@@ -417,10 +421,17 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   }
   const bool insert_left = with_tuple && in.tuple_pos < plan.k;
 
+  /* IS1: a flagged page keeps its flag while split again in a leveled
+  split (the re-split of SP5), and its right half inherits it: both right
+  neighbours lack their node pointers. */
+  const uint16_t old_flags = page_blink_get_flags(page);
+
   /* S1: the new page is the right half. */
   buf_block_t *new_block =
-      btr_page_alloc(index, block->page.id.page_no() + 1, FSP_UP, level, mtr,
-                     mtr);
+      leveled ? btr_blink_page_alloc(index, block->page.id.page_no() + 1,
+                                     level, mtr)
+              : btr_page_alloc(index, block->page.id.page_no() + 1, FSP_UP,
+                               level, mtr, mtr);
   if (new_block == nullptr) {
     mem_heap_free(split_heap);
     return nullptr;
@@ -438,13 +449,13 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   blink_corrupt_no_downlink does the same without the flag, and
   blink_corrupt_incomplete_flag flags a complete split. */
   const bool downlink =
-      !DBUG_EVALUATE_IF("blink_split_incomplete", true, false) &&
+      !leveled && !DBUG_EVALUATE_IF("blink_split_incomplete", true, false) &&
       !DBUG_EVALUATE_IF("blink_corrupt_no_downlink", true, false);
   if (downlink) {
     btr_attach_half_pages(flags, index, block, first_rec, new_block, FSP_UP,
                           mtr);
   } else {
-    ut_d(link_without_downlink(index, block, new_block, mtr));
+    link_without_downlink(index, block, new_block, mtr);
   }
 
   /* Tests of the validator: a right half whose left link is wrong. */
@@ -461,8 +472,18 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
     ut_a(page_blink_set_hk(new_block, index, old_hk, old_hk_offsets, mtr));
   }
   ut_a(page_blink_set_hk(block, index, left_hk, left_hk_offsets, mtr));
-  if (DBUG_EVALUATE_IF("blink_split_incomplete", true, false) ||
-      DBUG_EVALUATE_IF("blink_corrupt_incomplete_flag", true, false)) {
+  if (leveled) {
+    /* IS1 */
+    page_blink_set_flags(new_block, old_flags, mtr);
+    page_blink_set_flags(block, old_flags | PAGE_BLINK_INCOMPLETE_SPLIT, mtr);
+    btr_blink_split_made(index, block->page.id.page_no());
+    if (old_flags & PAGE_BLINK_INCOMPLETE_SPLIT) {
+      /* SP5: a flagged page split again; its new right half inherited the
+      flag and is published after it. */
+      btr_blink_split_made(index, new_block->page.id.page_no());
+    }
+  } else if (DBUG_EVALUATE_IF("blink_split_incomplete", true, false) ||
+             DBUG_EVALUATE_IF("blink_corrupt_incomplete_flag", true, false)) {
     page_blink_set_flags(block, PAGE_BLINK_INCOMPLETE_SPLIT, mtr);
   }
 
@@ -574,6 +595,11 @@ void btr_blink_left_takes_range(dict_index_t *index, const page_t *page,
         btr_page_get_next(buf_block_get_frame(left_block), mtr) ==
             btr_page_get_next(page, mtr));
 
+  /* X2: a flagged page merged away would orphan its right half. */
+  ut_ad(!(page_blink_get_flags(page) & PAGE_BLINK_INCOMPLETE_SPLIT));
+  ut_ad(!(page_blink_get_flags(buf_block_get_frame(left_block)) &
+          PAGE_BLINK_INCOMPLETE_SPLIT));
+
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
   ulint *offsets = nullptr;
   const rec_t *hk = copy_hk(index, page, heap, &offsets);
@@ -584,11 +610,10 @@ void btr_blink_left_takes_range(dict_index_t *index, const page_t *page,
 void btr_blink_right_takes_range(const dict_index_t *index,
                                  buf_block_t *right_block) {
   ut_ad(index->blink);
+  /* X2 */
+  ut_ad(!(page_blink_get_flags(buf_block_get_frame(right_block)) &
+          PAGE_BLINK_INCOMPLETE_SPLIT));
   buf_block_modify_clock_inc(right_block);
-}
-
-ulint btr_blink_insert_intention(const dict_index_t *index, ulint mode) {
-  return index->blink && mode == BTR_MODIFY_TREE ? BTR_LATCH_FOR_INSERT : 0;
 }
 
 bool btr_blink_merge_allowed(dict_index_t *index) {
@@ -610,6 +635,9 @@ void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
   buf_block_t *left_block =
       btr_block_get(page_id_t(block->page.id.space(), left_no),
                     block->page.size, RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
+  /* X2: the boundary moves between two pages whose splits are complete. */
+  ut_ad(!(page_blink_get_flags(buf_block_get_frame(left_block)) &
+          PAGE_BLINK_INCOMPLETE_SPLIT));
 
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
   ulint *offsets;

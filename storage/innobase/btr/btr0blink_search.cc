@@ -63,18 +63,22 @@ class Blink_descent {
  public:
   /** @param[in] target    KEY: the leaf for tuple and mode; FIRST, LAST:
                            the first or last leaf (D6), tuple nullptr
-      @param[in] estimate  record the path for range estimates (D8) */
+      @param[in] estimate  record the path for range estimates (D8)
+      @param[in] level     the level to stop at: 0, or a non-leaf level
+                           for the split cascade (SP3: KEY, PAGE_CUR_LE,
+                           the page X-latched) */
   Blink_descent(Blink_target target, dict_index_t *index,
                 const dtuple_t *tuple, page_cur_mode_t mode, ulint latch_mode,
                 bool estimate, btr_cur_t *cursor, ut::Location location,
-                mtr_t *mtr)
+                mtr_t *mtr, ulint level = 0)
       : m_target(target),
         m_estimate(estimate),
+        m_level(level),
         m_index(index),
         m_tuple(tuple),
         m_mode(mode),
         m_latch_mode(latch_mode),
-        m_leaf_latch(latch_mode == BTR_MODIFY_LEAF ||
+        m_leaf_latch(level > 0 || latch_mode == BTR_MODIFY_LEAF ||
                              latch_mode == BTR_MODIFY_PREV
                          ? RW_X_LATCH
                          : RW_S_LATCH),
@@ -95,14 +99,19 @@ class Blink_descent {
   Blink_descent &operator=(const Blink_descent &) = delete;
 
   /** Descend and position the cursor on the leaf level, the leaf latched
-  in the mode asked for (and its left neighbour for the PREV modes). */
+  in the mode asked for (and its left neighbour for the PREV modes), or on
+  the level asked for. */
   void run() {
     while (!descend()) {
       release_all();
       btr_blink_stats.descent_restarts.fetch_add(1, std::memory_order_relaxed);
       ++m_restarts;
     }
-    search_leaf();
+    if (m_level > 0) {
+      search_node_ptr(PAGE_CUR_LE);
+    } else {
+      search_leaf();
+    }
   }
 
  private:
@@ -205,6 +214,8 @@ class Blink_descent {
 
   const Blink_target m_target;
   const bool m_estimate;
+  /** The level the descent stops at. */
+  const ulint m_level;
   dict_index_t *const m_index;
   const dtuple_t *const m_tuple;
   const page_cur_mode_t m_mode;
@@ -337,15 +348,16 @@ bool Blink_descent::descend() {
   m_cursor->tree_height = height + 1;
   m_root_height = height;
 
-  if (height == 0) {
-    /* The root is the leaf. */
+  ut_ad(height >= m_level);
+  if (height == m_level) {
+    /* The root is the page looked for. */
     if (m_leaf_latch == RW_S_LATCH) {
       return true;
     }
     release(m_cur);
     m_cur = latch(root_no, m_leaf_latch, nullptr);
     /* D4: a root raise between the two latches. */
-    return btr_page_get_level(m_cur.page()) == 0;
+    return btr_page_get_level(m_cur.page()) == m_level;
   }
 
   for (;;) {
@@ -380,17 +392,17 @@ bool Blink_descent::descend() {
     /* blink_stress widens the window in which the child may split. */
     DBUG_EXECUTE_IF("blink_descent_yield", std::this_thread::yield(););
 
-    if (height == 0) {
+    if (height == m_level) {
       if (m_estimate) {
         DEBUG_SYNC_C("blink_estimate_leaf_named");
-      } else {
+      } else if (m_level == 0) {
         DEBUG_SYNC_C("blink_descent_leaf_named");
       }
       if (m_with_left) {
         return latch_leaf_with_left(child_no);
       }
       m_cur = latch(child_no, m_leaf_latch, nullptr);
-      return is_expected(m_cur, 0) && move_right(m_leaf_latch, 0);
+      return is_expected(m_cur, m_level) && move_right(m_leaf_latch, m_level);
     }
 
     m_cur = latch(child_no, RW_S_LATCH, nullptr);
@@ -564,6 +576,19 @@ bool btr_blink_search_leaf(dict_index_t *index, const dtuple_t *tuple,
                         estimate, cursor, location, mtr);
   run_under_s_lock(descent, index, s_latch_by_caller, mtr);
   return true;
+}
+
+void btr_blink_search_level(dict_index_t *index, ulint level,
+                            const dtuple_t *tuple, btr_cur_t *cursor,
+                            ut::Location location, mtr_t *mtr) {
+  ut_ad(index->blink);
+  ut_ad(level > 0);
+  ut_ad(rw_lock_own_flagged(dict_index_get_lock(index),
+                            RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
+  cursor->index = index;
+  Blink_descent descent(Blink_target::KEY, index, tuple, PAGE_CUR_LE,
+                        BTR_MODIFY_LEAF, false, cursor, location, mtr, level);
+  descent.run();
 }
 
 bool btr_blink_open_at_side(bool from_left, dict_index_t *index,

@@ -71,20 +71,21 @@ for more details.
 
  Locking, and why the checks are exact
  -------------------------------------
- The index lock is held in SX for the whole walk, as stock CHECK TABLE's
- btr_validate_index(index, trx, false) holds it.  SX excludes every other
- SX and X holder of the index lock, and every change of a non-leaf page, of
- a sibling link, of a high key or of a B-link flag is a structure change
- that holds the index lock in SX or X: splits (stock and B-link, S1..S3),
- root raises, merges and discards (G1..G3), separator changes (G4), lifts
- (G5).  So for the whole walk the non-leaf levels, every link, every high
+ The index lock is held in X for the whole walk (stock CHECK TABLE's
+ btr_validate_index(index, trx, false) holds SX, which B-link indexes raise
+ to X too).  Every change of a non-leaf page, of a sibling link, of a high
+ key or of a B-link flag is a structure change that holds the index lock:
+ in S the splits published level by level (SP1..SP4, part 3), in X
+ everything else: the exclusive path's splits (X1), root raises, merges
+ and discards (G1..G3), separator changes (G4), lifts (G5).  X excludes
+ them all.  So for the whole walk the non-leaf levels, every link, every high
  key and every flag are frozen: what the walk copied from a parent page in
  one mini-transaction is still true when the children are checked in
  later ones, and every check that involves only these is exact.  So are
  the page counts of the index's file segments that A1 compares with the
  pages the walk reached, with one exception: pages are allocated and freed
  by structure changes and by writes, rollbacks and purges of externally
- stored columns, all under SX or X, except the first pages of externally
+ stored columns, all under the index lock, except the first pages of externally
  stored columns, which purge frees at the end of a batch without the index
  lock (purge_node_t::free_lob_pages()), and which stay allocated until
  then, after their record is gone.  So for a clustered index with columns
@@ -96,7 +97,7 @@ for more details.
  with the index lock in S and the one leaf they change X-latched.  None of
  them can empty a leaf (btr_cur_can_delete_without_compress() sends the
  delete of the last record of a non-root page to the pessimistic path,
- BTR_MODIFY_TREE, which takes the index lock in SX or X), nor change a
+ BTR_MODIFY_TREE, which takes the index lock in X), nor change a
  leaf's links, high key or flags.  (A leaf
  reorganize inside an optimistic insert takes the high key off and puts it
  back in one mini-transaction, under the page's X latch, so no S-latched
@@ -643,13 +644,6 @@ void Validator::check_one(const Expected &e, page_no_t next_expected,
   std::swap(m_bound_heap, m_next_bound_heap);
   mem_heap_empty(m_next_bound_heap.get());
 
-#ifdef UNIV_DEBUG
-  if (level == 0) {
-    /* No page latch held, the index lock still in SX: tests change leaves
-    here, between two pages of the walk. */
-    DEBUG_SYNC_C("blink_validate_leaf_checked");
-  }
-#endif /* UNIV_DEBUG */
 }
 
 void Validator::check_page(const page_t *page, const Expected &e,
@@ -700,7 +694,7 @@ void Validator::check_links(const page_t *page, const Expected &e,
   mem_heap_t *scratch = m_scratch.get();
   std::ostringstream s;
 
-  /* Links and high keys are frozen under our SX (see the file comment),
+  /* Links and high keys are frozen under our X (see the file comment),
   so these checks against the left neighbour and the level above, which
   were read in other mini-transactions, are exact. */
   if (prev != left.page_no) {
@@ -715,6 +709,10 @@ void Validator::check_links(const page_t *page, const Expected &e,
 
   mem_heap_empty(scratch);
   if (flags_of(page) & PAGE_BLINK_INCOMPLETE_SPLIT) {
+    /* The strict form, for tests that have finished every split (FS4). */
+    if (DBUG_EVALUATE_IF("blink_validate_strict", true, false)) {
+      fail(page_no, level, "is flagged as an incomplete split (strict form)");
+    }
     /* D1's exception: the right sibling is the right half of a split whose
     downlink the level above does not have yet.  It holds the keys from
     this page's high key up to where this page's range used to end. */
@@ -758,7 +756,7 @@ void Validator::check_records(const page_t *page, const Expected &e,
 
   if (page_rec_is_supremum(rec)) {
     /* Only a root leaf may be empty: other pages are discarded when their
-    last record goes, under SX (see the file comment), so a leaf cannot
+    last record goes, under X (see the file comment), so a leaf cannot
     become empty during the walk either. */
     if (level > 0 || page_no != m_root_no) {
       fail(page_no, level, "has no records");
@@ -776,7 +774,7 @@ void Validator::check_records(const page_t *page, const Expected &e,
   left page's high key when it was copied (HK2, checked then under the
   left page's latch); that high key is the separator of this page, e.low
   (HK3, checked on the left page, and stable: high keys and node pointers
-  only change in structure changes, which our SX excludes); and this
+  only change in structure changes, which our X excludes); and this
   page's first record is, now, not below e.low (checked below, under this
   page's latch).  For the right half of an incomplete split e.low is the
   flagged left page's high key itself.  For the first child of a parent,
@@ -898,6 +896,13 @@ class Online_validator {
     }
     for (ulint level = height + 1; level-- > 0;) {
       walk_level(level);
+#ifdef UNIV_DEBUG
+      if (level == 1) {
+        /* No page latch held, the index lock in S: tests split leaves
+        here, before the leaf level is walked. */
+        DEBUG_SYNC_C("blink_validate_online_parked");
+      }
+#endif /* UNIV_DEBUG */
     }
   }
 
@@ -1058,7 +1063,7 @@ class Online_validator {
 }  // namespace
 
 namespace {
-/** Run a walk under the index lock, S for the online one, SX otherwise,
+/** Run a walk under the index lock, S for the online one, X otherwise,
 and report its first violation. */
 template <typename Walk>
 bool run_walk(dict_index_t *index, const trx_t *trx, std::string *msg,
@@ -1069,7 +1074,7 @@ bool run_walk(dict_index_t *index, const trx_t *trx, std::string *msg,
   if (online) {
     mtr_s_lock(dict_index_get_lock(index), &lock_mtr, UT_LOCATION_HERE);
   } else {
-    mtr_sx_lock(dict_index_get_lock(index), &lock_mtr, UT_LOCATION_HERE);
+    mtr_x_lock(dict_index_get_lock(index), &lock_mtr, UT_LOCATION_HERE);
   }
   bool ok = true;
   try {
@@ -1090,8 +1095,8 @@ bool run_walk(dict_index_t *index, const trx_t *trx, std::string *msg,
 
 bool btr_blink_validate_index(dict_index_t *index, const trx_t *trx,
                               std::string *msg) {
-  /* SX, as stock CHECK TABLE: no structure change runs during the walk,
-  leaf records may change (see the comment at the top of this file). */
+  /* X: no structure change runs during the walk, leaf records may change
+  (see the comment at the top of this file). */
   return run_walk<Validator>(index, trx, msg, false);
 }
 

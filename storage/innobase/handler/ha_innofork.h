@@ -176,6 +176,21 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       {"btree_blink_merges", (char *)&btr_blink_stats.merges,              \
        SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \
       {"btree_blink_discards", (char *)&btr_blink_stats.discards,          \
-       SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},
+       SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \
+      {"btree_blink_leveled_splits",                                       \
+       (char *)&btr_blink_stats.leveled_splits, SHOW_LONGLONG,             \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_splits_finished",                                      \
+       (char *)&btr_blink_stats.splits_finished, SHOW_LONGLONG,            \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_splits_finished_by_others",                            \
+       (char *)&btr_blink_stats.splits_finished_by_others, SHOW_LONGLONG,  \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_cascades_interrupted",                                 \
+       (char *)&btr_blink_stats.cascades_interrupted, SHOW_LONGLONG,       \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_exclusive_paths",                                      \
+       (char *)&btr_blink_stats.exclusive_paths, SHOW_LONGLONG,            \
+       SHOW_SCOPE_GLOBAL},
 
 #endif /* ha_innofork_h */

@@ -32,14 +32,17 @@ for more details.
 #include "univ.i"
 
 #include "btr0types.h"
+#include "db0err.h"
 #include "dict0types.h"
 #include "mem0mem.h"
 #include "mtr0types.h"
 #include "page0types.h"
 #include "rem0types.h"
 
+struct big_rec_t;
 struct dtuple_t;
 struct dict_index_t;
+struct que_thr_t;
 struct dict_table_t;
 struct buf_block_t;
 struct trx_t;
@@ -78,6 +81,20 @@ struct btr_blink_stats_t {
   /** G3: a page of a B-link index discarded, the only page of its level
   included (btr_discard_page()), under index->lock in X (G0). */
   std::atomic<uint64_t> discards{0};
+  /** SP1: leaf splits made under index->lock in S, published level by
+  level. */
+  std::atomic<uint64_t> leveled_splits{0};
+  /** SP3, SP4: incomplete splits published by the thread that split. */
+  std::atomic<uint64_t> splits_finished{0};
+  /** FS1: incomplete splits finished by another thread: a writer, an
+  exclusive path (X2) or CHECK TABLE; after a crash, all of them. */
+  std::atomic<uint64_t> splits_finished_by_others{0};
+  /** FS3: cascades stopped between two levels (KILL, no room in the
+  tablespace); their flags stay for the next writer. */
+  std::atomic<uint64_t> cascades_interrupted{0};
+  /** X1: structure changes that took the exclusive path: a B-link
+  BTR_MODIFY_TREE search, which holds index->lock in X. */
+  std::atomic<uint64_t> exclusive_paths{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
 
@@ -241,18 +258,84 @@ its left sibling's high key equal to the new separator.
 void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
                                  const dtuple_t *node_ptr, mtr_t *mtr);
 
-/** G0: the intention a row insert adds to its BTR_MODIFY_TREE search of a
-B-link index.  Row inserts search with no intention, which InnoDB reads as
-"insert and delete" and G0 as a possible merge (index->lock in X).  Their
-structure changes are splits (S1: no btr_insert_into_right_sibling(), so
-never a node pointer deleted), and the merge a pessimistic update over a
-delete-marked record could ask for is declined without X
-(btr_blink_merge_allowed()): so they search with BTR_LATCH_FOR_INSERT and
-take SX, as stock inserts do.
-@param[in] index  index
-@param[in] mode   the insert's latch mode
-@return BTR_LATCH_FOR_INSERT for BTR_MODIFY_TREE on a B-link index, else 0 */
-ulint btr_blink_insert_intention(const dict_index_t *index, ulint mode);
+/** SP1 (README.blink.md, "Per-level splits"): a row insert into a leaf of a
+B-link index whose optimistic insert found no room splits the leaf in its
+own mini-transaction, without a second descent: index->lock is taken in S
+(without waiting: a waiting X request sends the insert to the exclusive
+path), the leaf is split into a flagged left page and a right half that
+has no node pointer yet, and the tuple is inserted.  The levels above are
+published by btr_blink_insert_done() after the caller has committed.
+@param[in]     err              what btr_cur_optimistic_insert() returned
+@param[in]     index_lock_free  the caller's mini-transaction holds no
+                                latch on index->lock
+@param[in]     flags            as btr_cur_pessimistic_insert()
+@param[in,out] cursor           ... and the rest as there
+@return err, unless err is DB_FAIL and the leaf could be split under S:
+then what btr_cur_pessimistic_insert() returned.  DB_FAIL sends the caller
+to its BTR_MODIFY_TREE retry, the exclusive path (X1). */
+dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
+                         btr_cur_t *cursor, ulint **offsets,
+                         mem_heap_t **heap, dtuple_t *entry, rec_t **rec,
+                         big_rec_t **big_rec, que_thr_t *thr, mtr_t *mtr);
+
+/** SP2..SP4, FS1: called by the row insert after it committed its
+mini-transaction: publish the splits btr_blink_insert() made, level by
+level, each in a mini-transaction of its own, under the index->lock S it
+took; or finish the incomplete split of the leaf the insert went to.  Then
+release index->lock. */
+void btr_blink_insert_done();
+
+/** Whether this thread splits pages of index level by level now (a split
+under btr_blink_insert(), or a split of a parent while publishing one):
+the new page is allocated without the root's latch (LO4), the left page
+flagged, and no node pointer inserted above. */
+bool btr_blink_split_leveled(const dict_index_t *index);
+
+/** Called by btr_blink_page_split_and_insert() when it split the page
+page_no level by level: the page is flagged until its right half's node
+pointer is in. */
+void btr_blink_split_made(const dict_index_t *index, page_no_t page_no);
+
+/** LO3: latch the right sibling of the cursor's page in X before the
+extent reservation of btr_cur_pessimistic_insert() (which latches the
+tablespace in X), when the split is leveled.  Nothing otherwise. */
+void btr_blink_latch_right(btr_cur_t *cursor, mtr_t *mtr);
+
+/** LO4: allocate a page for a leveled split without latching the root:
+the segment header on the root is read under a buffer fix only (it is
+written when the index is created and never again).
+@return the new page, X-latched, or nullptr */
+buf_block_t *btr_blink_page_alloc(dict_index_t *index, page_no_t hint,
+                                  ulint level, mtr_t *mtr);
+
+/** X2: an exclusive path (index->lock in X) finishes the incomplete splits
+it could meet before it latches any page: of every page on the path to
+tuple (to the first leaf if tuple is nullptr and from_left, to the last if
+not), of their left and right siblings.
+@param[in] index  B-link index, its lock held in X by this thread
+@param[in] tuple  search tuple, or nullptr
+@param[in] from_left  for tuple == nullptr: the leftmost path
+@param[in] mtr    the caller's mini-transaction: nothing is done if it
+                  holds a page already (IMPORT's purge, which calls
+                  btr_blink_finish_splits() first) */
+void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
+                           bool from_left, mtr_t *mtr);
+
+/** CHECK TABLE: finish every incomplete split of the index, level by
+level (caller holds index->lock in X).
+@return the number of splits finished */
+ulint btr_blink_finish_all(dict_index_t *index);
+
+/** btr_blink_finish_all() under index->lock in X taken here; nothing for
+an index that is not B-link. */
+void btr_blink_finish_splits(dict_index_t *index);
+
+/** SP3: descend to a non-leaf level with move-right and X-latch the page
+whose key range holds tuple, the cursor on its PAGE_CUR_LE record.  The
+caller holds index->lock in S or X. */
+void btr_blink_search_level(dict_index_t *index, ulint level,
+                            const dtuple_t *tuple, btr_cur_t *cursor,
+                            ut::Location location, mtr_t *mtr);
 
 /** G0: whether a page of index may be merged or lifted now.  A B-link merge
 needs index->lock in X; under SX (a row insert's pessimistic update) the page

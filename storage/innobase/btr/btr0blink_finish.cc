@@ -1,0 +1,759 @@
+/*****************************************************************************
+
+Copyright (c) 2026, the innofork authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+This program is distributed in the hope that it will be useful, but WITHOUT
+ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+FOR A PARTICULAR PURPOSE. See the GNU General Public License, version 2.0,
+for more details.
+
+*****************************************************************************/
+
+/** @file btr/btr0blink_finish.cc
+Splits of B-link indexes published one level at a time (part 3): the leaf
+split of a row insert under index->lock in S (SP1), the levels above it,
+each in a mini-transaction of its own (SP3, SP4), and the finishing of
+incomplete splits by whoever meets them (FS1, X2).  The rules cited by name
+are in btr/README.blink.md, "Per-level splits". */
+
+#include "btr0blink.h"
+
+#include <algorithm>
+#include <deque>
+
+#include "btr0btr.h"
+#include "btr0cur.h"
+#include "buf0buf.h"
+#include "dict0dict.h"
+#include "fsp0fsp.h"
+#include "log0buf.h"
+#include "mtr0mtr.h"
+#include "my_dbug.h"
+#include "page0blink.h"
+#include "page0cur.h"
+#include "page0page.h"
+#include "page0zip.h"
+#include "que0que.h"
+#include "srv0srv.h"
+#include "trx0trx.h"
+
+namespace {
+
+/** What this thread is doing to the splits of one index. */
+struct Leveled_splits {
+  /** The index whose splits are leveled now, or nullptr. */
+  const dict_index_t *leveled{nullptr};
+  /** SP2: holds index->lock in S from the leaf split of a row insert to
+  the end of its cascade. */
+  mtr_t holder;
+  dict_index_t *held{nullptr};
+  /** Pages this thread flagged and has not published yet, in the order
+  they were split. */
+  std::deque<page_no_t> flagged;
+  /** FS1: a flagged leaf a row insert went to without splitting it. */
+  dict_index_t *landed_index{nullptr};
+  page_no_t landed{FIL_NULL};
+  /** FS3: the inserting transaction, whose KILL stops the cascade. */
+  const trx_t *trx{nullptr};
+};
+
+thread_local Leveled_splits t_splits;
+
+/** Makes the splits of index leveled while in scope. */
+class Leveled_scope {
+ public:
+  explicit Leveled_scope(const dict_index_t *index)
+      : m_prev(t_splits.leveled) {
+    t_splits.leveled = index;
+  }
+  ~Leveled_scope() { t_splits.leveled = m_prev; }
+  Leveled_scope(const Leveled_scope &) = delete;
+  Leveled_scope &operator=(const Leveled_scope &) = delete;
+
+ private:
+  const dict_index_t *m_prev;
+};
+
+bool is_flagged(const page_t *page) {
+  return page_blink_get_flags(page) & PAGE_BLINK_INCOMPLETE_SPLIT;
+}
+
+/** D4 for a page reached by a page number read earlier. */
+bool is_page_of(const page_t *page, const dict_index_t *index) {
+  return fil_page_index_page_check(page) &&
+         btr_page_get_index_id(page) == index->id;
+}
+
+buf_block_t *latch_page(dict_index_t *index, page_no_t page_no,
+                        ulint rw_latch, mtr_t *mtr) {
+  buf_block_t *block = btr_block_get(
+      page_id_t(dict_index_get_space(index), page_no),
+      dict_table_page_size(index->table), rw_latch, UT_LOCATION_HERE, index,
+      mtr);
+  return block;
+}
+
+/** A flagged page as read by the first step of SP3, to be checked again
+under its X latch. */
+struct Flagged {
+  page_no_t page_no{FIL_NULL};
+  ulint level{0};
+  page_no_t right{FIL_NULL};
+  page_no_t left{FIL_NULL};
+  /** the node pointer of the right half: the page's high key (S3) and the
+  right half's page number */
+  dtuple_t *node_ptr{nullptr};
+  /** the high key's bytes, to recognise the same split under X */
+  std::vector<byte> hk;
+
+  bool same_split(const page_t *page) const {
+    if (!is_flagged(page) || mach_read_from_4(page + FIL_PAGE_NEXT) != right) {
+      return false;
+    }
+    const page_blink_hk_t now = page_blink_get_hk(page);
+    return now.exists() && now.rec_size() == hk.size() &&
+           memcmp(page + now.start(), hk.data(), hk.size()) == 0;
+  }
+};
+
+/** The outcome of one step of SP3. */
+enum class Step {
+  /** the page is not flagged: nothing to do */
+  NOT_FLAGGED,
+  /** published one level up (a parent that had to split is flagged and
+  queued by its split) */
+  PUBLISHED,
+  /** the page changed between the two reads (FS2): read it again */
+  AGAIN,
+  /** the page has no node pointer: finish its left neighbour first (IS3) */
+  LEFT_FIRST,
+  /** the parent is flagged and full: finish the parent first (IS3) */
+  PARENT_FIRST,
+  /** no room in the tablespace: the flag stays (FS3) */
+  NO_SPACE,
+};
+
+/** Read a flagged page (first step of SP3).
+@return false if the page is not flagged */
+bool read_flagged(dict_index_t *index, page_no_t page_no, mem_heap_t *heap,
+                  Flagged *f) {
+  mtr_t mtr;
+  mtr.start();
+  buf_block_t *block = latch_page(index, page_no, RW_S_LATCH, &mtr);
+  const page_t *page = buf_block_get_frame(block);
+  /* R1: the root is never flagged; a page that is no longer of this index
+  has been merged away, its split with it. */
+  if (page_no == dict_index_get_page(index) || !is_page_of(page, index) ||
+      !is_flagged(page)) {
+    mtr.commit();
+    return false;
+  }
+  /* IS1: a flagged page has a right sibling and a high key (HK1). */
+  const page_blink_hk_t hk = page_blink_get_hk(page);
+  ut_a(hk.exists());
+  ut_a(btr_page_get_next(page, &mtr) != FIL_NULL);
+
+  f->page_no = page_no;
+  f->level = btr_page_get_level(page);
+  f->right = btr_page_get_next(page, &mtr);
+  f->left = btr_page_get_prev(page, &mtr);
+  f->hk.assign(page + hk.start(), page + hk.start() + hk.rec_size());
+  mtr.commit();
+
+  const rec_t *hk_rec = f->hk.data() + hk.extra;
+  f->node_ptr =
+      dict_index_build_node_ptr(index, hk_rec, f->right, heap, f->level + 1);
+  return true;
+}
+
+/** Insert a node pointer on a page that has room for it, after the
+cursor's record (reorganizing the page if needed). */
+void insert_node_ptr(btr_cur_t *cursor, const dtuple_t *node_ptr,
+                     mem_heap_t **heap, mtr_t *mtr) {
+  page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
+  ulint *offsets = nullptr;
+  rec_t *rec = page_cur_tuple_insert(page_cursor, node_ptr, cursor->index,
+                                     &offsets, heap, mtr);
+  if (rec == nullptr) {
+    ut_a(btr_page_reorganize(page_cursor, cursor->index, mtr));
+    rec = page_cur_tuple_insert(page_cursor, node_ptr, cursor->index,
+                                &offsets, heap, mtr);
+  }
+  ut_a(rec != nullptr);
+}
+
+/** Whether a node pointer fits on a page without a split, F1's room for
+the high key kept. */
+bool node_ptr_fits(const dict_index_t *index, const page_t *page,
+                   const dtuple_t *node_ptr) {
+  const ulint size = rec_get_converted_size(index, node_ptr);
+  return btr_blink_max_insert_size(
+             index, page, page_get_max_insert_size_after_reorganize(page, 1)) >=
+         size;
+}
+
+void clear_flag(buf_block_t *block, mtr_t *mtr) {
+  const page_t *page = buf_block_get_frame(block);
+  page_blink_set_flags(
+      block, page_blink_get_flags(page) & ~PAGE_BLINK_INCOMPLETE_SPLIT, mtr);
+}
+
+constexpr uint32_t NODE_PTR_INSERT_FLAGS =
+    BTR_NO_LOCKING_FLAG | BTR_KEEP_SYS_FLAG | BTR_NO_UNDO_LOG_FLAG;
+
+/** SP4: the root is full.  Raise it, keeping its page number: its records
+move to a new page Q, which a leveled split divides (Q flagged, the node
+pointer inserted on its half); the root, now with the one node pointer to
+Q, gets the node pointer of Q's right half and Q's flag is cleared, all in
+this mini-transaction (F2: the root has room for the second one). */
+void raise_root(btr_cur_t *cursor, const dtuple_t *node_ptr, mem_heap_t **heap,
+                mtr_t *mtr) {
+  dict_index_t *index = cursor->index;
+  buf_block_t *root = btr_cur_get_block(cursor);
+  ulint *offsets = nullptr;
+  ut_a(btr_root_raise_and_insert(NODE_PTR_INSERT_FLAGS, cursor, &offsets, heap,
+                                 node_ptr, mtr) != nullptr);
+
+  const page_t *root_page = buf_block_get_frame(root);
+  const rec_t *first = page_rec_get_next_const(page_get_infimum_rec(root_page));
+  offsets = rec_get_offsets(first, index, nullptr, ULINT_UNDEFINED,
+                            UT_LOCATION_HERE, heap);
+  const page_no_t q_no = btr_node_ptr_get_child_page_no(first, offsets);
+  buf_block_t *q = latch_page(index, q_no, RW_X_LATCH, mtr);
+  const page_t *q_page = buf_block_get_frame(q);
+  ut_a(is_flagged(q_page));
+
+  const page_blink_hk_t hk = page_blink_get_hk(q_page);
+  byte *buf = static_cast<byte *>(mem_heap_alloc(*heap, hk.rec_size()));
+  const rec_t *hk_rec = page_blink_copy_hk(q_page, buf);
+  const dtuple_t *q_right_ptr = dict_index_build_node_ptr(
+      index, hk_rec, btr_page_get_next(q_page, mtr), *heap,
+      btr_page_get_level(q_page) + 1);
+
+  page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
+  page_cur_position(first, root, page_cursor);
+  insert_node_ptr(cursor, q_right_ptr, heap, mtr);
+  clear_flag(q, mtr);
+
+  /* Q was queued by the split: it is published already. */
+  auto &flagged = t_splits.flagged;
+  const auto it = std::find(flagged.begin(), flagged.end(), q_no);
+  ut_ad(it != flagged.end());
+  if (it != flagged.end()) {
+    flagged.erase(it);
+  }
+}
+
+/** SP3: publish the split of a flagged page one level up, in one
+mini-transaction: the node pointer of its right half into the parent and
+the flag cleared (IS2); the parent split first if it is full. */
+Step publish_one_level(dict_index_t *index, page_no_t page_no,
+                       fsp_reserve_t alloc_type, page_no_t *other) {
+  mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
+  Flagged f;
+  if (!read_flagged(index, page_no, heap, &f)) {
+    mem_heap_free(heap);
+    return Step::NOT_FLAGGED;
+  }
+
+  mtr_t mtr;
+  mtr.start();
+  btr_cur_t cursor;
+  btr_blink_search_level(index, f.level + 1, f.node_ptr, &cursor,
+                         UT_LOCATION_HERE, &mtr);
+  buf_block_t *parent = btr_cur_get_block(&cursor);
+  const page_t *parent_page = buf_block_get_frame(parent);
+  const rec_t *rec = btr_cur_get_rec(&cursor);
+
+  /* The separator lies in the page's range, so the page's node pointer is
+  the one the search stops at, unless the page has none: it is the right
+  half of a split that is itself incomplete. */
+  bool found = page_rec_is_user_rec(rec);
+  if (found) {
+    ulint *offsets = rec_get_offsets(rec, index, nullptr, ULINT_UNDEFINED,
+                                     UT_LOCATION_HERE, &heap);
+    found = btr_node_ptr_get_child_page_no(rec, offsets) == page_no;
+  }
+  if (!found) {
+    /* FS2: the split read above may have been published meanwhile (the
+    search then stops at the right half's node pointer) and the page split
+    again; only a page that still carries that split lacks its node
+    pointer, and then its left neighbour is flagged (IS1, IS3). */
+    const bool same = f.same_split(buf_block_get_frame(
+        latch_page(index, page_no, RW_S_LATCH, &mtr)));
+    mtr.commit();
+    mem_heap_free(heap);
+    if (!same) {
+      return Step::AGAIN;
+    }
+    ut_a(f.left != FIL_NULL);
+    *other = f.left;
+    return Step::LEFT_FIRST;
+  }
+
+  const bool root = parent->page.id.page_no() == dict_index_get_page(index);
+  const bool fits = node_ptr_fits(index, parent_page, f.node_ptr);
+  if (!fits && !root && is_flagged(parent_page)) {
+    /* IS3: a flagged page is not split again. */
+    *other = parent->page.id.page_no();
+    mtr.commit();
+    mem_heap_free(heap);
+    return Step::PARENT_FIRST;
+  }
+
+  /* LO2: the parent's right sibling before the child (a level lower). */
+  if (!fits && !root && btr_page_get_next(parent_page, &mtr) != FIL_NULL) {
+    latch_page(index, btr_page_get_next(parent_page, &mtr), RW_X_LATCH, &mtr);
+  }
+  buf_block_t *child = latch_page(index, page_no, RW_X_LATCH, &mtr);
+  if (!f.same_split(buf_block_get_frame(child))) {
+    /* FS2: finished meanwhile (and perhaps split again: the next read sees
+    that split). */
+    mtr.commit();
+    mem_heap_free(heap);
+    return Step::AGAIN;
+  }
+
+  if (fits) {
+    insert_node_ptr(&cursor, f.node_ptr, &heap, &mtr);
+    clear_flag(child, &mtr);
+    mtr.commit();
+    mem_heap_free(heap);
+    return Step::PUBLISHED;
+  }
+
+  /* LO3: the extent reservation and the allocation come last. */
+  ulint n_reserved = 0;
+  if (!fsp_reserve_free_extents(&n_reserved, index->space,
+                                cursor.tree_height / 16 + 3, alloc_type,
+                                &mtr)) {
+    mtr.commit();
+    mem_heap_free(heap);
+    return Step::NO_SPACE;
+  }
+
+  bool split = true;
+  {
+    const Leveled_scope leveled(index);
+    if (root) {
+      raise_root(&cursor, f.node_ptr, &heap, &mtr);
+    } else {
+      /* A split that finds no page changes nothing (the allocation comes
+      first); the flag stays, as for a failed reservation. */
+      ulint *offsets = nullptr;
+      split = btr_page_split_and_insert(NODE_PTR_INSERT_FLAGS, &cursor,
+                                        &offsets, &heap, f.node_ptr,
+                                        &mtr) != nullptr;
+    }
+  }
+  if (split) {
+    clear_flag(child, &mtr);
+  }
+  if (n_reserved > 0) {
+    fil_space_release_free_extents(index->space, n_reserved);
+  }
+  mtr.commit();
+  mem_heap_free(heap);
+  return split ? Step::PUBLISHED : Step::NO_SPACE;
+}
+
+/** Whether the inserting transaction was killed (FS3). */
+bool interrupted() {
+  return t_splits.trx != nullptr && trx_is_interrupted(t_splits.trx);
+}
+
+/** Publish every page in t_splits.flagged, and whatever they lead to
+(SP3, IS3, FS2).  The caller holds index->lock in S or X.
+@param[in] by_splitter  the pages were split by this thread (counters)
+@return whether every split is published */
+bool publish_all(dict_index_t *index, bool by_splitter) {
+  auto &queue = t_splits.flagged;
+  /* Each step publishes a level or finds an older split to finish first;
+  a bound turns a protocol violation into a message instead of a hang. */
+  for (ulint steps = 0; !queue.empty(); ++steps) {
+    if (steps > 100000 || interrupted()) {
+      btr_blink_stats.cascades_interrupted.fetch_add(1,
+                                                     std::memory_order_relaxed);
+      if (steps > 100000) {
+        ib::error() << "B-link index " << index->name() << " of table "
+                    << index->table->name << ": the split of page "
+                    << queue.front()
+                    << " could not be published; it stays flagged";
+      }
+      queue.clear();
+      return false;
+    }
+    const page_no_t page_no = queue.front();
+    page_no_t other = FIL_NULL;
+    /* Finishing a split found on the way (FS1, X2) may use the room
+    stock keeps for deletes: a purge or rollback that must finish one
+    first must not fail where stock's would not. */
+    const Step step = publish_one_level(
+        index, page_no, by_splitter ? FSP_NORMAL : FSP_CLEANING, &other);
+    DEBUG_SYNC_C("blink_split_level_published");
+    switch (step) {
+      case Step::NOT_FLAGGED:
+        queue.pop_front();
+        break;
+      case Step::PUBLISHED:
+        /* A parent split made here went to the back of the queue. */
+        ut_ad(queue.front() == page_no);
+        queue.pop_front();
+        (by_splitter ? btr_blink_stats.splits_finished
+                     : btr_blink_stats.splits_finished_by_others)
+            .fetch_add(1, std::memory_order_relaxed);
+        break;
+      case Step::AGAIN:
+        break;
+      case Step::LEFT_FIRST:
+      case Step::PARENT_FIRST:
+        queue.push_front(other);
+        break;
+      case Step::NO_SPACE:
+        btr_blink_stats.cascades_interrupted.fetch_add(
+            1, std::memory_order_relaxed);
+        queue.clear();
+        return false;
+    }
+  }
+  return true;
+}
+
+/** Finish the incomplete split of a page found by someone who did not make
+it (FS1, X2).  The caller holds index->lock in S or X and no page latch.
+@return false if it could not be finished (no room in the tablespace) */
+bool finish_split(dict_index_t *index, page_no_t page_no) {
+  ut_ad(t_splits.flagged.empty());
+  t_splits.flagged.push_back(page_no);
+  return publish_all(index, false);
+}
+
+/** Whether a mini-transaction holds a page (latched or buffer-fixed). */
+bool holds_page(const mtr_t *mtr) {
+  bool found = false;
+  auto look = [&found](const mtr_buf_t::block_t *block) {
+    const auto *slot = reinterpret_cast<const mtr_memo_slot_t *>(block->begin());
+    const auto *end = slot + block->used() / sizeof(mtr_memo_slot_t);
+    for (; slot < end; ++slot) {
+      if (slot->object != nullptr && !slot->is_lock()) {
+        found = true;
+        return false;
+      }
+    }
+    return true;
+  };
+  mtr->get_memo()->for_each_block(look);
+  return found;
+}
+
+void release_holder() {
+  if (t_splits.held != nullptr) {
+    t_splits.holder.commit();
+    t_splits.held = nullptr;
+  }
+  t_splits.trx = nullptr;
+}
+
+}  // namespace
+
+bool btr_blink_split_leveled(const dict_index_t *index) {
+  return t_splits.leveled == index;
+}
+
+void btr_blink_split_made(const dict_index_t *index, page_no_t page_no) {
+  ut_ad(btr_blink_split_leveled(index));
+  t_splits.flagged.push_back(page_no);
+}
+
+dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
+                         btr_cur_t *cursor, ulint **offsets,
+                         mem_heap_t **heap, dtuple_t *entry, rec_t **rec,
+                         big_rec_t **big_rec, que_thr_t *thr, mtr_t *mtr) {
+  dict_index_t *index = cursor->index;
+  if (!index->blink || !index_lock_free ||
+      (err != DB_SUCCESS && err != DB_FAIL)) {
+    return err;
+  }
+  const buf_block_t *block = btr_cur_get_block(cursor);
+  const page_no_t page_no = block->page.id.page_no();
+  const bool root = page_no == dict_index_get_page(index);
+  const bool flagged = !root && is_flagged(buf_block_get_frame(block));
+
+  /* The validator's tests build incomplete and broken splits with part 1's
+  split on the exclusive path, and keep them (blink_flags, blink_validator). */
+  bool debug_split = false;
+  DBUG_EXECUTE_IF("blink_split_incomplete", debug_split = true;);
+  DBUG_EXECUTE_IF("blink_corrupt_no_downlink", debug_split = true;);
+  DBUG_EXECUTE_IF("blink_corrupt_incomplete_flag", debug_split = true;);
+  DBUG_EXECUTE_IF("blink_corrupt_high_key", debug_split = true;);
+  DBUG_EXECUTE_IF("blink_corrupt_sibling_link", debug_split = true;);
+  DBUG_EXECUTE_IF("blink_leak_page", debug_split = true;);
+
+  if (err == DB_SUCCESS) {
+    if (flagged && !debug_split) {
+      /* FS1: finish it after the commit. */
+      t_splits.landed_index = index;
+      t_splits.landed = page_no;
+    }
+    return err;
+  }
+
+  /* The exclusive path (X1) for a root that is a leaf (its raise changes
+  the only page of the tree), a flagged leaf (IS3: its split is finished
+  there first, X2), online DDL (its log apply runs under the index lock)
+  and rows with externally stored columns (their pages are allocated under
+  the leaf latch). */
+  if (root || flagged || debug_split || dict_index_is_online_ddl(index) ||
+      page_zip_rec_needs_ext(rec_get_converted_size(index, entry),
+                             dict_table_is_comp(index->table),
+                             dtuple_get_n_fields(entry),
+                             dict_table_page_size(index->table))) {
+    return DB_FAIL;
+  }
+
+  /* LO1: this thread holds the leaf latch, so it must not wait for
+  index->lock: a waiting X request (a merge, G0) sends the insert to the
+  exclusive path, where it waits with no latch held. */
+  ut_ad(t_splits.held == nullptr);
+  rw_lock_t *lock = dict_index_get_lock(index);
+  if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
+    return DB_FAIL;
+  }
+  t_splits.holder.start();
+  t_splits.holder.memo_push(lock, MTR_MEMO_S_LOCK);
+  t_splits.held = index;
+  t_splits.trx = thr != nullptr ? thr_get_trx(thr) : nullptr;
+
+  {
+    const Leveled_scope leveled(index);
+    err = btr_cur_pessimistic_insert(flags, cursor, offsets, heap, entry, rec,
+                                     big_rec, thr, mtr);
+  }
+  /* Rows that need external storage took the exclusive path above; its
+  BTR_MODIFY_TREE search would wait for the S this thread holds. */
+  ut_a(*big_rec == nullptr);
+  if (err == DB_SUCCESS) {
+    btr_blink_stats.leveled_splits.fetch_add(1, std::memory_order_relaxed);
+  }
+  return err;
+}
+
+void btr_blink_insert_done() {
+  dict_index_t *index = t_splits.held;
+  if (index != nullptr) {
+    /* SP2: the S taken before the leaf split is still held. */
+    DEBUG_SYNC_C("blink_leaf_split_committed");
+    DBUG_EXECUTE_IF("blink_crash_after_leaf_split", {
+      log_buffer_flush_to_disk();
+      DBUG_SUICIDE();
+    });
+    publish_all(index, true);
+    release_holder();
+  }
+
+  dict_index_t *landed_index = t_splits.landed_index;
+  if (landed_index != nullptr) {
+    const page_no_t page_no = t_splits.landed;
+    t_splits.landed_index = nullptr;
+    t_splits.landed = FIL_NULL;
+    /* FS1: no latch is held here; the finishing takes S without waiting
+    behind an exclusive path, which finishes it anyway (X2). */
+    rw_lock_t *lock = dict_index_get_lock(landed_index);
+    if (rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
+      finish_split(landed_index, page_no);
+      rw_lock_s_unlock(lock);
+    }
+  }
+  ut_ad(t_splits.flagged.empty());
+}
+
+void btr_blink_latch_right(btr_cur_t *cursor, mtr_t *mtr) {
+  dict_index_t *index = cursor->index;
+  if (!index->blink || !btr_blink_split_leveled(index)) {
+    return;
+  }
+  const page_t *page = btr_cur_get_page(cursor);
+  const page_no_t right = btr_page_get_next(page, mtr);
+  if (right != FIL_NULL) {
+    latch_page(index, right, RW_X_LATCH, mtr);
+  }
+}
+
+buf_block_t *btr_blink_page_alloc(dict_index_t *index, page_no_t hint,
+                                  ulint level, mtr_t *mtr) {
+  ut_ad(btr_blink_split_leveled(index));
+  /* LO4: the segment headers on the root are written when the index is
+  created (fseg_create()) and never again on a B-link index (a root raise
+  keeps them; compressed pages, whose raise rewrites them, are never
+  B-link, M4), so a buffer fix is enough to read them. */
+  buf_block_t *root = buf_page_get_gen(
+      page_id_t(dict_index_get_space(index), dict_index_get_page(index)),
+      dict_table_page_size(index->table), RW_NO_LATCH, nullptr,
+      Page_fetch::NORMAL, UT_LOCATION_HERE, mtr);
+  fseg_header_t *seg_header = buf_block_get_frame(root) + PAGE_HEADER +
+                              (level == 0 ? PAGE_BTR_SEG_LEAF : PAGE_BTR_SEG_TOP);
+  const uint64_t reserved =
+      fil_space_get_n_reserved_extents(dict_index_get_space(index));
+  buf_block_t *block = fseg_alloc_free_page_general(
+      seg_header, hint, FSP_UP, reserved > 0, mtr, mtr);
+  if (block != nullptr) {
+    buf_block_dbg_add_level(block, SYNC_TREE_NODE_NEW);
+  }
+  return block;
+}
+
+void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
+                           bool from_left, mtr_t *caller_mtr) {
+  ut_ad(index->blink);
+  ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
+  btr_blink_stats.exclusive_paths.fetch_add(1, std::memory_order_relaxed);
+  if (holds_page(caller_mtr)) {
+    /* This pass latches pages in mini-transactions of its own, which must
+    not wait for a latch of the caller's (IMPORT's purge restores its
+    cursor with its leaf latched; it finished every split first). */
+    return;
+  }
+  const space_id_t space = dict_index_get_space(index);
+  const page_size_t page_size = dict_table_page_size(index->table);
+
+  /* Down the path one page at a time; on each level the page and its two
+  siblings, each latched alone.  Under X no split runs, so a flag found
+  stays until this thread finishes it; after each finish the path may
+  have changed, and the walk starts again from the root. */
+  for (bool restart = true; restart;) {
+    restart = false;
+    mtr_t mtr;
+    mtr.start();
+    page_no_t page_no = dict_index_get_page(index);
+    for (;;) {
+      buf_block_t *block =
+          btr_block_get(page_id_t(space, page_no), page_size, RW_S_LATCH,
+                        UT_LOCATION_HERE, index, &mtr);
+      const page_t *page = buf_block_get_frame(block);
+      const ulint level = btr_page_get_level(page);
+      const page_no_t siblings[] = {btr_page_get_prev(page, &mtr), page_no,
+                                    btr_page_get_next(page, &mtr)};
+      page_no_t child = FIL_NULL;
+      if (level > 0) {
+        page_cur_t page_cursor;
+        if (tuple != nullptr) {
+          page_cur_search(block, index, tuple, PAGE_CUR_LE, &page_cursor);
+        } else if (from_left) {
+          page_cur_set_before_first(block, &page_cursor);
+          page_cur_move_to_next(&page_cursor);
+        } else {
+          page_cur_set_after_last(block, &page_cursor);
+          page_cur_move_to_prev(&page_cursor);
+        }
+        const rec_t *rec = page_cur_get_rec(&page_cursor);
+        if (page_rec_is_user_rec(rec)) {
+          mem_heap_t *heap = mem_heap_create(256, UT_LOCATION_HERE);
+          const ulint *offsets = rec_get_offsets(
+              rec, index, nullptr, ULINT_UNDEFINED, UT_LOCATION_HERE, &heap);
+          child = btr_node_ptr_get_child_page_no(rec, offsets);
+          mem_heap_free(heap);
+        }
+      }
+      mtr.commit();
+
+      for (const page_no_t sibling : siblings) {
+        if (sibling == FIL_NULL || sibling == dict_index_get_page(index)) {
+          continue;
+        }
+        mtr.start();
+        const bool flagged = is_flagged(buf_block_get_frame(
+            latch_page(index, sibling, RW_S_LATCH, &mtr)));
+        mtr.commit();
+        if (flagged) {
+          if (!finish_split(index, sibling)) {
+            /* No room to finish it (FS3): the exclusive path goes on;
+            a merge that needs this page's father fails as stock's
+            would on a corrupt tree, and the error log says why. */
+            ib::error() << "B-link index " << index->name() << " of table "
+                        << index->table->name << ": the incomplete split of"
+                        << " page " << sibling << " could not be finished"
+                        << " before a structure change";
+            return;
+          }
+          restart = true;
+          break;
+        }
+      }
+      if (restart || child == FIL_NULL) {
+        break;
+      }
+      mtr.start();
+      page_no = child;
+    }
+  }
+}
+
+ulint btr_blink_finish_all(dict_index_t *index) {
+  ut_ad(index->blink);
+  ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
+  ulint n = 0;
+  mtr_t mtr;
+  mtr.start();
+  const page_t *root = buf_block_get_frame(
+      latch_page(index, dict_index_get_page(index), RW_S_LATCH, &mtr));
+  const ulint height = btr_page_get_level(root);
+  mtr.commit();
+
+  /* From the leaves up: finishing a leaf split may split and flag pages
+  of the levels above, which are walked later. */
+  for (ulint level = 0; level < height; ++level) {
+    /* The first page of the level: down the leftmost node pointers. */
+    mtr.start();
+    page_no_t page_no = dict_index_get_page(index);
+    for (;;) {
+      buf_block_t *block = latch_page(index, page_no, RW_S_LATCH, &mtr);
+      const page_t *page = buf_block_get_frame(block);
+      if (btr_page_get_level(page) == level) {
+        break;
+      }
+      const rec_t *first =
+          page_rec_get_next_const(page_get_infimum_rec(page));
+      mem_heap_t *heap = mem_heap_create(256, UT_LOCATION_HERE);
+      const ulint *offsets = rec_get_offsets(
+          first, index, nullptr, ULINT_UNDEFINED, UT_LOCATION_HERE, &heap);
+      page_no = btr_node_ptr_get_child_page_no(first, offsets);
+      mem_heap_free(heap);
+      mtr.commit();
+      mtr.start();
+    }
+    mtr.commit();
+
+    while (page_no != FIL_NULL) {
+      mtr.start();
+      const page_t *page = buf_block_get_frame(
+          latch_page(index, page_no, RW_S_LATCH, &mtr));
+      const bool flagged = is_flagged(page);
+      const page_no_t next = btr_page_get_next(page, &mtr);
+      mtr.commit();
+      if (flagged && finish_split(index, page_no)) {
+        ++n;
+        /* The page and its right half are complete now; the walk goes on
+        from the page, whose right link may name a new page. */
+        continue;
+      }
+      /* One that could not be finished (FS3) is left to the checks. */
+      page_no = next;
+    }
+  }
+  return n;
+}
+
+void btr_blink_finish_splits(dict_index_t *index) {
+  if (!index->blink) {
+    return;
+  }
+  mtr_t mtr;
+  mtr.start();
+  mtr_x_lock(dict_index_get_lock(index), &mtr, UT_LOCATION_HERE);
+  btr_blink_finish_all(index);
+  mtr.commit();
+}
