@@ -439,8 +439,10 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   btr_page_create(new_block, nullptr, index, level, mtr);
   /* Tests of the validator: a page allocated and linked nowhere (A1). */
   DBUG_EXECUTE_IF("blink_leak_page", {
-    buf_block_t *leaked [[maybe_unused]] = btr_page_alloc(
+    /* A valid empty page, so that the page cleaner may write it. */
+    buf_block_t *leaked = btr_page_alloc(
         index, block->page.id.page_no() + 2, FSP_UP, level, mtr, mtr);
+    btr_page_create(leaked, nullptr, index, level, mtr);
   });
 
   page_blink_remove_hk(block, mtr);

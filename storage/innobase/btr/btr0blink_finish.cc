@@ -51,14 +51,23 @@ struct Leveled_splits {
   the end of its cascade. */
   mtr_t holder;
   dict_index_t *held{nullptr};
-  /** Pages this thread flagged and has not published yet, in the order
-  they were split. */
-  std::deque<page_no_t> flagged;
+  /** A flagged page to publish, and whether this thread split it (the
+  counters tell the splitter's publications from finishing, FS1). */
+  struct Pending {
+    page_no_t page_no;
+    bool own;
+  };
+  /** Pages to publish, in the order they were split; the splits of others
+  met on the way go in front. */
+  std::deque<Pending> flagged;
   /** FS1: a flagged leaf a row insert went to without splitting it. */
   dict_index_t *landed_index{nullptr};
   page_no_t landed{FIL_NULL};
   /** FS3: the inserting transaction, whose KILL stops the cascade. */
   const trx_t *trx{nullptr};
+  /** X2 is not needed for this index: every split of it was finished and
+  no other thread writes it (IMPORT, Blink_finished_scope). */
+  const dict_index_t *finished{nullptr};
 };
 
 thread_local Leveled_splits t_splits;
@@ -241,7 +250,9 @@ void raise_root(btr_cur_t *cursor, const dtuple_t *node_ptr, mem_heap_t **heap,
 
   /* Q was queued by the split: it is published already. */
   auto &flagged = t_splits.flagged;
-  const auto it = std::find(flagged.begin(), flagged.end(), q_no);
+  const auto it =
+      std::find_if(flagged.begin(), flagged.end(),
+                   [q_no](const auto &p) { return p.page_no == q_no; });
   ut_ad(it != flagged.end());
   if (it != flagged.end()) {
     flagged.erase(it);
@@ -368,9 +379,8 @@ bool interrupted() {
 
 /** Publish every page in t_splits.flagged, and whatever they lead to
 (SP3, IS3, FS2).  The caller holds index->lock in S or X.
-@param[in] by_splitter  the pages were split by this thread (counters)
 @return whether every split is published */
-bool publish_all(dict_index_t *index, bool by_splitter) {
+bool publish_all(dict_index_t *index) {
   auto &queue = t_splits.flagged;
   /* Each step publishes a level or finds an older split to finish first;
   a bound turns a protocol violation into a message instead of a hang. */
@@ -381,19 +391,19 @@ bool publish_all(dict_index_t *index, bool by_splitter) {
       if (steps > 100000) {
         ib::error() << "B-link index " << index->name() << " of table "
                     << index->table->name << ": the split of page "
-                    << queue.front()
+                    << queue.front().page_no
                     << " could not be published; it stays flagged";
       }
       queue.clear();
       return false;
     }
-    const page_no_t page_no = queue.front();
+    const auto [page_no, own] = queue.front();
     page_no_t other = FIL_NULL;
     /* Finishing a split found on the way (FS1, X2) may use the room
     stock keeps for deletes: a purge or rollback that must finish one
     first must not fail where stock's would not. */
     const Step step = publish_one_level(
-        index, page_no, by_splitter ? FSP_NORMAL : FSP_CLEANING, &other);
+        index, page_no, own ? FSP_NORMAL : FSP_CLEANING, &other);
     DEBUG_SYNC_C("blink_split_level_published");
     switch (step) {
       case Step::NOT_FLAGGED:
@@ -401,17 +411,17 @@ bool publish_all(dict_index_t *index, bool by_splitter) {
         break;
       case Step::PUBLISHED:
         /* A parent split made here went to the back of the queue. */
-        ut_ad(queue.front() == page_no);
+        ut_ad(queue.front().page_no == page_no);
         queue.pop_front();
-        (by_splitter ? btr_blink_stats.splits_finished
-                     : btr_blink_stats.splits_finished_by_others)
+        (own ? btr_blink_stats.splits_finished
+             : btr_blink_stats.splits_finished_by_others)
             .fetch_add(1, std::memory_order_relaxed);
         break;
       case Step::AGAIN:
         break;
       case Step::LEFT_FIRST:
       case Step::PARENT_FIRST:
-        queue.push_front(other);
+        queue.push_front({other, false});
         break;
       case Step::NO_SPACE:
         btr_blink_stats.cascades_interrupted.fetch_add(
@@ -428,26 +438,8 @@ it (FS1, X2).  The caller holds index->lock in S or X and no page latch.
 @return false if it could not be finished (no room in the tablespace) */
 bool finish_split(dict_index_t *index, page_no_t page_no) {
   ut_ad(t_splits.flagged.empty());
-  t_splits.flagged.push_back(page_no);
-  return publish_all(index, false);
-}
-
-/** Whether a mini-transaction holds a page (latched or buffer-fixed). */
-bool holds_page(const mtr_t *mtr) {
-  bool found = false;
-  auto look = [&found](const mtr_buf_t::block_t *block) {
-    const auto *slot = reinterpret_cast<const mtr_memo_slot_t *>(block->begin());
-    const auto *end = slot + block->used() / sizeof(mtr_memo_slot_t);
-    for (; slot < end; ++slot) {
-      if (slot->object != nullptr && !slot->is_lock()) {
-        found = true;
-        return false;
-      }
-    }
-    return true;
-  };
-  mtr->get_memo()->for_each_block(look);
-  return found;
+  t_splits.flagged.push_back({page_no, false});
+  return publish_all(index);
 }
 
 void release_holder() {
@@ -466,7 +458,7 @@ bool btr_blink_split_leveled(const dict_index_t *index) {
 
 void btr_blink_split_made(const dict_index_t *index, page_no_t page_no) {
   ut_ad(btr_blink_split_leveled(index));
-  t_splits.flagged.push_back(page_no);
+  t_splits.flagged.push_back({page_no, true});
 }
 
 dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
@@ -551,7 +543,7 @@ void btr_blink_insert_done() {
       log_buffer_flush_to_disk();
       DBUG_SUICIDE();
     });
-    publish_all(index, true);
+    publish_all(index);
     release_holder();
   }
 
@@ -607,14 +599,11 @@ buf_block_t *btr_blink_page_alloc(dict_index_t *index, page_no_t hint,
 }
 
 void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
-                           bool from_left, mtr_t *caller_mtr) {
+                           bool from_left) {
   ut_ad(index->blink);
   ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
   btr_blink_stats.exclusive_paths.fetch_add(1, std::memory_order_relaxed);
-  if (holds_page(caller_mtr)) {
-    /* This pass latches pages in mini-transactions of its own, which must
-    not wait for a latch of the caller's (IMPORT's purge restores its
-    cursor with its leaf latched; it finished every split first). */
+  if (t_splits.finished == index) {
     return;
   }
   const space_id_t space = dict_index_get_space(index);
@@ -747,7 +736,8 @@ ulint btr_blink_finish_all(dict_index_t *index) {
   return n;
 }
 
-void btr_blink_finish_splits(dict_index_t *index) {
+Blink_finished_scope::Blink_finished_scope(dict_index_t *index)
+    : m_prev(t_splits.finished) {
   if (!index->blink) {
     return;
   }
@@ -756,4 +746,7 @@ void btr_blink_finish_splits(dict_index_t *index) {
   mtr_x_lock(dict_index_get_lock(index), &mtr, UT_LOCATION_HERE);
   btr_blink_finish_all(index);
   mtr.commit();
+  t_splits.finished = index;
 }
+
+Blink_finished_scope::~Blink_finished_scope() { t_splits.finished = m_prev; }

@@ -312,23 +312,34 @@ buf_block_t *btr_blink_page_alloc(dict_index_t *index, page_no_t hint,
 it could meet before it latches any page: of every page on the path to
 tuple (to the first leaf if tuple is nullptr and from_left, to the last if
 not), of their left and right siblings.
-@param[in] index  B-link index, its lock held in X by this thread
+@param[in] index  B-link index, its lock held in X by this thread, and no
+                  page latched by it (except under Blink_finished_scope)
 @param[in] tuple  search tuple, or nullptr
-@param[in] from_left  for tuple == nullptr: the leftmost path
-@param[in] mtr    the caller's mini-transaction: nothing is done if it
-                  holds a page already (IMPORT's purge, which calls
-                  btr_blink_finish_splits() first) */
+@param[in] from_left  for tuple == nullptr: the leftmost path */
 void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
-                           bool from_left, mtr_t *mtr);
+                           bool from_left);
 
 /** CHECK TABLE: finish every incomplete split of the index, level by
 level (caller holds index->lock in X).
 @return the number of splits finished */
 ulint btr_blink_finish_all(dict_index_t *index);
 
-/** btr_blink_finish_all() under index->lock in X taken here; nothing for
-an index that is not B-link. */
-void btr_blink_finish_splits(dict_index_t *index);
+/** IMPORT's purge restores its cursor for a pessimistic delete in the
+mini-transaction that holds its leaf, where X2's pass, which latches pages
+in mini-transactions of its own, would wait for that leaf.  This scope
+finishes every split of the index first (under index->lock in X taken and
+released here; nothing for an index that is not B-link) and lets the
+searches of the thread skip the pass until it ends. */
+class Blink_finished_scope {
+ public:
+  explicit Blink_finished_scope(dict_index_t *index);
+  ~Blink_finished_scope();
+  Blink_finished_scope(const Blink_finished_scope &) = delete;
+  Blink_finished_scope &operator=(const Blink_finished_scope &) = delete;
+
+ private:
+  const dict_index_t *m_prev;
+};
 
 /** SP3: descend to a non-leaf level with move-right and X-latch the page
 whose key range holds tuple, the cursor on its PAGE_CUR_LE record.  The
@@ -338,8 +349,9 @@ void btr_blink_search_level(dict_index_t *index, ulint level,
                             ut::Location location, mtr_t *mtr);
 
 /** G0: whether a page of index may be merged or lifted now.  A B-link merge
-needs index->lock in X; under SX (a row insert's pessimistic update) the page
-stays under-filled until a later delete merges it.  The caller holds
+needs index->lock in X, which every BTR_MODIFY_TREE search of a B-link
+index takes since part 3 (X1); a caller that holds only SX leaves the page
+under-filled until a later delete merges it.  The caller holds
 index->lock in SX or X, so the lock's writer mode is its own.
 @return true for a stock index or when this thread holds the lock in X */
 bool btr_blink_merge_allowed(dict_index_t *index);
