@@ -681,6 +681,12 @@ void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
   }
 }
 
+void btr_blink_lock_exclusive(dict_index_t *index, const dtuple_t *tuple,
+                              bool from_left, mtr_t *mtr) {
+  mtr_x_lock(dict_index_get_lock(index), mtr, UT_LOCATION_HERE);
+  btr_blink_finish_path(index, tuple, from_left);
+}
+
 ulint btr_blink_finish_all(dict_index_t *index) {
   ut_ad(index->blink);
   ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));

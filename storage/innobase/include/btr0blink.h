@@ -319,6 +319,11 @@ not), of their left and right siblings.
 void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
                            bool from_left);
 
+/** X1, X2: what a BTR_MODIFY_TREE search of a B-link index does first:
+take index->lock in X in mtr, then btr_blink_finish_path(). */
+void btr_blink_lock_exclusive(dict_index_t *index, const dtuple_t *tuple,
+                              bool from_left, mtr_t *mtr);
+
 /** CHECK TABLE: finish every incomplete split of the index, level by
 level (caller holds index->lock in X).
 @return the number of splits finished */
