@@ -28,6 +28,7 @@ are in btr/README.blink.md, "Per-level splits". */
 #include "btr0btr.h"
 #include "btr0cur.h"
 #include "buf0buf.h"
+#include "buf0flu.h"
 #include "dict0dict.h"
 #include "fsp0fsp.h"
 #include "log0buf.h"
@@ -60,9 +61,16 @@ struct Leveled_splits {
   /** Pages to publish, in the order they were split; the splits of others
   met on the way go in front. */
   std::deque<Pending> flagged;
-  /** FS1: a flagged leaf a row insert went to without splitting it. */
-  dict_index_t *landed_index{nullptr};
-  page_no_t landed{FIL_NULL};
+  /** FS1: flagged pages a row insert met without splitting them: the leaf
+  it went to and a page its descent passed (moved right from or descended
+  through). */
+  dict_index_t *met_index{nullptr};
+  page_no_t met_leaf{FIL_NULL};
+  page_no_t met_passed{FIL_NULL};
+  /** The last writer's descent of this thread, and the first flagged page
+  it passed (FIL_NULL: none). */
+  const dict_index_t *descended{nullptr};
+  page_no_t descended_passed{FIL_NULL};
   /** FS3: the inserting transaction, whose KILL stops the cascade. */
   const trx_t *trx{nullptr};
   /** X2 is not needed for this index: every split of it was finished and
@@ -224,8 +232,22 @@ void raise_root(btr_cur_t *cursor, const dtuple_t *node_ptr, mem_heap_t **heap,
   dict_index_t *index = cursor->index;
   buf_block_t *root = btr_cur_get_block(cursor);
   ulint *offsets = nullptr;
+#ifndef NDEBUG
+  /* LO4: the raise keeps the segment headers, which leveled splits read
+  from the root without its latch. */
+  constexpr ulint SEG_HEADERS = PAGE_BTR_SEG_LEAF;
+  constexpr ulint SEG_HEADERS_LEN = PAGE_BTR_SEG_TOP + FSEG_HEADER_SIZE -
+                                    PAGE_BTR_SEG_LEAF;
+  static_assert(PAGE_BTR_SEG_TOP > PAGE_BTR_SEG_LEAF);
+  byte seg_headers[SEG_HEADERS_LEN];
+  memcpy(seg_headers, buf_block_get_frame(root) + PAGE_HEADER + SEG_HEADERS,
+         SEG_HEADERS_LEN);
+#endif /* !NDEBUG */
   ut_a(btr_root_raise_and_insert(NODE_PTR_INSERT_FLAGS, cursor, &offsets, heap,
                                  node_ptr, mtr) != nullptr);
+  ut_ad(!memcmp(seg_headers,
+                buf_block_get_frame(root) + PAGE_HEADER + SEG_HEADERS,
+                SEG_HEADERS_LEN));
 
   const page_t *root_page = buf_block_get_frame(root);
   const rec_t *first = page_rec_get_next_const(page_get_infimum_rec(root_page));
@@ -258,6 +280,16 @@ void raise_root(btr_cur_t *cursor, const dtuple_t *node_ptr, mem_heap_t **heap,
     flagged.erase(it);
   }
 }
+
+#ifndef NDEBUG
+/** Write and flush the redo log up to here, then die: the crash points of
+the leveled split (blink_split_crash*.test).  What a mini-transaction still
+running has done is lost, as in a real crash. */
+void crash_now() {
+  log_buffer_flush_to_disk();
+  DBUG_SUICIDE();
+}
+#endif /* !NDEBUG */
 
 /** SP3: publish the split of a flagged page one level up, in one
 mini-transaction: the node pointer of its right half into the parent and
@@ -352,6 +384,9 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
     const Leveled_scope leveled(index);
     if (root) {
       raise_root(&cursor, f.node_ptr, &heap, &mtr);
+      /* The raise's redo is still in this mini-transaction: recovery
+      finds the root as it was, full, and the child flagged. */
+      DBUG_EXECUTE_IF("blink_crash_in_root_raise", crash_now(););
     } else {
       /* A split that finds no page changes nothing (the allocation comes
       first); the flag stays, as for a failed reservation. */
@@ -382,9 +417,19 @@ bool interrupted() {
 @return whether every split is published */
 bool publish_all(dict_index_t *index) {
   auto &queue = t_splits.flagged;
+  /* Set when this thread's split of a level above the leaves committed
+  and its own level above is not yet touched. */
+  [[maybe_unused]] bool nonleaf_split_made = false;
   /* Each step publishes a level or finds an older split to finish first;
   a bound turns a protocol violation into a message instead of a hang. */
   for (ulint steps = 0; !queue.empty(); ++steps) {
+    /* Crash points between the levels of a split, no page latched
+    (blink_split_crash*.test). */
+    DBUG_EXECUTE_IF("blink_crash_flush_pages", buf_flush_sync_all_buf_pools(););
+    DBUG_EXECUTE_IF("blink_crash_after_leaf_split",
+                    if (steps == 0 && queue.front().own) crash_now(););
+    DBUG_EXECUTE_IF("blink_crash_after_nonleaf_split",
+                    if (nonleaf_split_made) crash_now(););
     if (steps > 100000 || interrupted()) {
       btr_blink_stats.cascades_interrupted.fetch_add(1,
                                                      std::memory_order_relaxed);
@@ -413,6 +458,7 @@ bool publish_all(dict_index_t *index) {
         /* A parent split made here went to the back of the queue. */
         ut_ad(queue.front().page_no == page_no);
         queue.pop_front();
+        nonleaf_split_made = own && !queue.empty() && queue.front().own;
         (own ? btr_blink_stats.splits_finished
              : btr_blink_stats.splits_finished_by_others)
             .fetch_add(1, std::memory_order_relaxed);
@@ -452,6 +498,12 @@ void release_holder() {
 
 }  // namespace
 
+void btr_blink_writer_descended(const dict_index_t *index,
+                                page_no_t flagged_passed) {
+  t_splits.descended = index;
+  t_splits.descended_passed = flagged_passed;
+}
+
 bool btr_blink_split_leveled(const dict_index_t *index) {
   return t_splits.leveled == index;
 }
@@ -485,12 +537,16 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   DBUG_EXECUTE_IF("blink_corrupt_sibling_link", debug_split = true;);
   DBUG_EXECUTE_IF("blink_leak_page", debug_split = true;);
 
+  /* FS1: what the insert met is finished after the commit. */
+  const page_no_t passed =
+      t_splits.descended == index ? t_splits.descended_passed : FIL_NULL;
+  t_splits.descended = nullptr;
+  if (!debug_split && (passed != FIL_NULL || (flagged && err == DB_SUCCESS))) {
+    t_splits.met_index = index;
+    t_splits.met_passed = passed;
+    t_splits.met_leaf = flagged && err == DB_SUCCESS ? page_no : FIL_NULL;
+  }
   if (err == DB_SUCCESS) {
-    if (flagged && !debug_split) {
-      /* FS1: finish it after the commit. */
-      t_splits.landed_index = index;
-      t_splits.landed = page_no;
-    }
     return err;
   }
 
@@ -539,24 +595,24 @@ void btr_blink_insert_done() {
   if (index != nullptr) {
     /* SP2: the S taken before the leaf split is still held. */
     DEBUG_SYNC_C("blink_leaf_split_committed");
-    DBUG_EXECUTE_IF("blink_crash_after_leaf_split", {
-      log_buffer_flush_to_disk();
-      DBUG_SUICIDE();
-    });
     publish_all(index);
     release_holder();
   }
 
-  dict_index_t *landed_index = t_splits.landed_index;
-  if (landed_index != nullptr) {
-    const page_no_t page_no = t_splits.landed;
-    t_splits.landed_index = nullptr;
-    t_splits.landed = FIL_NULL;
+  dict_index_t *met_index = t_splits.met_index;
+  if (met_index != nullptr) {
+    const page_no_t met[] = {t_splits.met_leaf, t_splits.met_passed};
+    t_splits.met_index = nullptr;
+    t_splits.met_leaf = t_splits.met_passed = FIL_NULL;
     /* FS1: no latch is held here; the finishing takes S without waiting
     behind an exclusive path, which finishes it anyway (X2). */
-    rw_lock_t *lock = dict_index_get_lock(landed_index);
+    rw_lock_t *lock = dict_index_get_lock(met_index);
     if (rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
-      finish_split(landed_index, page_no);
+      for (const page_no_t page_no : met) {
+        if (page_no != FIL_NULL && !finish_split(met_index, page_no)) {
+          break;
+        }
+      }
       rw_lock_s_unlock(lock);
     }
   }
@@ -568,6 +624,10 @@ void btr_blink_latch_right(btr_cur_t *cursor, mtr_t *mtr) {
   if (!index->blink || !btr_blink_split_leveled(index)) {
     return;
   }
+  /* LO3: a page latch after the tablespace latch could wait for a thread
+  that holds the page and waits for the tablespace. */
+  ut_ad(!mtr_memo_contains(mtr, fil_space_get_latch(index->space),
+                           MTR_MEMO_X_LOCK));
   const page_t *page = btr_cur_get_page(cursor);
   const page_no_t right = btr_page_get_next(page, mtr);
   if (right != FIL_NULL) {

@@ -111,10 +111,23 @@ class Blink_descent {
       search_node_ptr(PAGE_CUR_LE);
     } else {
       search_leaf();
+      if (m_leaf_latch == RW_X_LATCH && !m_estimate) {
+        btr_blink_writer_descended(m_index, m_flagged_passed);
+      }
     }
   }
 
  private:
+  /** Remember l's page if it is the first page flagged as an incomplete
+  split that this attempt passed: moved right from, or descended through
+  (FS1). */
+  void note_flagged(const Latched &l) {
+    if (m_flagged_passed == FIL_NULL &&
+        (page_blink_get_flags(l.page()) & PAGE_BLINK_INCOMPLETE_SPLIT)) {
+      m_flagged_passed = l.page_no();
+    }
+  }
+
   /** One attempt from the root.
   @return false if the descent must restart from the root (D4) */
   bool descend();
@@ -237,6 +250,9 @@ class Blink_descent {
   ulint m_restarts{0};
   /** The level of the root when the descent latched it. */
   ulint m_root_height{0};
+  /** The first page flagged as an incomplete split that this attempt
+  passed (FS1 for writers), or FIL_NULL. */
+  page_no_t m_flagged_passed{FIL_NULL};
 
   /** Fields of the tuple that match the lower and upper bounds of the
   current page's keys: carried from level to level as the stock search
@@ -312,6 +328,9 @@ bool Blink_descent::move_right(ulint rw_latch, ulint level, bool keep_left) {
       the parents as the split left them. */
       return false;
     }
+    /* FS1: a flagged page left for its right half, which lacks its node
+    pointer (or has it, and the flag is about to be cleared). */
+    note_flagged(m_cur);
     const page_no_t right_no = btr_page_get_next(m_cur.page(), m_mtr);
     Latched right = latch(right_no, rw_latch, &m_cur);
     if (!is_expected(right, level)) {
@@ -335,6 +354,7 @@ bool Blink_descent::move_right(ulint rw_latch, ulint level, bool keep_left) {
 bool Blink_descent::descend() {
   m_up_match = 0;
   m_low_match = 0;
+  m_flagged_passed = FIL_NULL;
 
   /* Non-leaf levels are searched with L for GE and LE for G, as in
   btr_cur_search_to_nth_level(). */
@@ -365,6 +385,9 @@ bool Blink_descent::descend() {
     if (!move_right(RW_S_LATCH, height)) {
       return false;
     }
+    /* FS1: the page descended through (move_right() notes the ones it
+    leaves). */
+    note_flagged(m_cur);
     search_node_ptr(page_mode);
     add_path_info(height);
     const rec_t *node_ptr = btr_cur_get_rec(m_cursor);

@@ -281,9 +281,17 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
 /** SP2..SP4, FS1: called by the row insert after it committed its
 mini-transaction: publish the splits btr_blink_insert() made, level by
 level, each in a mini-transaction of its own, under the index->lock S it
-took; or finish the incomplete split of the leaf the insert went to.  Then
-release index->lock. */
+took; or finish the incomplete splits the insert met (FS1: the leaf it
+went to, a page its descent passed).  Then release index->lock. */
 void btr_blink_insert_done();
+
+/** FS1: a descent for a writer (BTR_MODIFY_LEAF, BTR_MODIFY_PREV) reached
+the leaf level of index; flagged_passed is the first page flagged as an
+incomplete split that it moved right from or descended through (FIL_NULL:
+none).  A row insert that follows finishes that split after its commit, as
+it does for a flagged leaf it inserts into. */
+void btr_blink_writer_descended(const dict_index_t *index,
+                                page_no_t flagged_passed);
 
 /** Whether this thread splits pages of index level by level now (a split
 under btr_blink_insert(), or a split of a parent while publishing one):
