@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
-# Instructions per point select on a B-link table and on a stock table of
-# the same server and binary (README.blink.md, "Benchmark (part 2)").  Not a
-# timed run: callgrind counts instructions, which a 2-core machine's
-# scheduling noise does not change.
+# Instructions per statement on a B-link table and on a stock table of the
+# same server and binary (README.blink.md, "Benchmark (part 2)" for point
+# selects, "(part 3)" for inserts).  Not a timed run: callgrind counts
+# instructions, which a 2-core machine's scheduling noise does not change.
 #
-#   benchmarks/blink/callgrind_descent.sh [rows] [selects]   (20000, 2000)
+#   benchmarks/blink/callgrind_descent.sh [rows] [statements] [kind]
+#     rows 20000, statements 2000; kind:
+#       select  point selects by random id (the descent);
+#       append  inserts of ids above the last, k at random (oltp_insert's
+#               auto-increment keys: splits at the right end and in k);
+#       random  inserts of ids between the preloaded ones, in random order
+#               (the preloaded ids are even, the inserted odd: splits all
+#               over the primary key)
 #
 # One server holds both tables: `stock` created with innodb_btree_blink OFF,
 # `blink` with it ON (an index's protocol is its marker, M1), sysbench's
@@ -22,6 +29,12 @@ shopt -s inherit_errexit
 
 rows=${1:-20000}
 selects=${2:-2000}
+kind=${3:-select}
+case $kind in
+  select) fn=btr_cur_search_to_nth_level;;
+  append|random) fn=row_insert_for_mysql;;
+  *) die "kind: select, append or random";;
+esac
 FORK_PRESET=${FORK_PRESET:-release}
 export VARDIR=${VARDIR:-$FORK_BUILD_DIR/blink-callgrind} PORT=3398 PRESET=$FORK_PRESET
 obj=$(preset_obj "$FORK_PRESET")
@@ -41,7 +54,8 @@ for t in stock blink; do
                      c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL, KEY k (k)) ENGINE=InnoDB;
     SET SESSION cte_max_recursion_depth = $rows;
     INSERT INTO $t WITH RECURSIVE q (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM q WHERE n < $rows)
-      SELECT n, (n * 7919) % $rows, REPEAT(CHAR(97 + n % 26), 120), REPEAT('p', 60) FROM q;
+      SELECT IF('$kind' = 'random', 2 * n, n), (n * 7919) % $rows, REPEAT(CHAR(97 + n % 26), 120),
+             REPEAT('p', 60) FROM q;
     ANALYZE TABLE $t;" >/dev/null
 done
 blink_type=$("${my[@]}" -e "SELECT GROUP_CONCAT(t.NAME, ':', i.TYPE & 4096 ORDER BY t.NAME)
@@ -62,11 +76,20 @@ done
   die "mysqld under valgrind did not answer in 600 s"
 
 queries=$VARDIR/queries
-awk -v n="$selects" -v rows="$rows" 'BEGIN { srand(1);
-  for (i = 0; i < n; i++) printf "SELECT c FROM TABLE WHERE id = %d;\n", 1 + int(rand() * rows) }' \
-  >"$queries"
+awk -v n="$selects" -v rows="$rows" -v kind="$kind" 'BEGIN { srand(1);
+  for (i = 0; i < n; i++) {
+    if (kind == "select") {
+      printf "SELECT c FROM TABLE WHERE id = %d;\n", 1 + int(rand() * rows); continue
+    }
+    # append: rows+1, rows+2, ...; random: odd ids, each gap once (n <= rows)
+    id = kind == "append" ? rows + 1 + i : 2 * ((i * 7919) % rows) + 1
+    printf "INSERT INTO TABLE VALUES (%d, %d, REPEAT(\"c\", 120), \"p\");\n", id, int(rand() * rows)
+  } }' >"$queries"
+[ "$kind" = random ] && [ $((rows % 7919)) = 0 ] && die "rows must not be a multiple of 7919"
+[ "$kind" = random ] && [ "$selects" -gt "$rows" ] && die "random: at most rows inserts"
 for t in stock blink; do   # warm-up: every page in the buffer pool, plans cached
-  sed "s/TABLE/$t/" "$queries" | "${my[@]}" sb >/dev/null
+  "${my[@]}" sb -e "SELECT COUNT(*), SUM(LENGTH(c)) FROM $t; SELECT COUNT(*) FROM $t FORCE INDEX (k)" >/dev/null
+  [ "$kind" = select ] && sed "s/TABLE/$t/" "$queries" | "${my[@]}" sb >/dev/null
 done
 for t in stock blink; do
   callgrind_control -i on $vg >/dev/null
@@ -77,11 +100,11 @@ done
 "$obj/bin/mysqladmin" --defaults-file="$VARDIR/my.cnf" -uroot shutdown
 wait $vg || true
 
-printf '%-6s %14s %16s\n' table Ir/select descent_Ir/select
+printf '%-6s %14s %30s\n' table "Ir/$kind" "$fn Ir/$kind"
 for t in stock blink; do
   f=$(grep -l "^desc: Trigger: dump $t\$" "$VARDIR"/cg.out.*)
   total=$(awk '/^totals:/ { print $2 }' "$f")
-  descent=$(callgrind_annotate --inclusive=yes "$f" 2>/dev/null |
-    awk '/btr_cur_search_to_nth_level\(/ && !n++ { gsub(",", "", $1); print $1 }')
-  printf '%-6s %14d %16d\n' $t $((total / selects)) $((${descent:-0} / selects))
+  inner=$(callgrind_annotate --inclusive=yes "$f" 2>/dev/null |
+    awk -v fn="$fn(" 'index($0, fn) && !n++ { gsub(",", "", $1); print $1 }')
+  printf '%-6s %14d %30d\n' $t $((total / selects)) $((${inner:-0} / selects))
 done

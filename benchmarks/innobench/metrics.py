@@ -90,6 +90,9 @@ def reset_waits(server):
     server.sql("TRUNCATE TABLE performance_schema.events_waits_summary_global_by_event_name")
 
 
+BLINK_PREFIX = "Innodb_btree_blink_"
+
+
 def read_waits(server):
     """InnoDB latch waits since reset_waits: count and total wait (ms) for
     trx_sys_mutex and the index lock, and the top InnoDB latches by wait time."""
@@ -125,6 +128,20 @@ def reads_per_transaction(before, after, transactions):
     pages = after.get(PAGE_READS, 0) - before.get(PAGE_READS, 0)
     return {"handler_reads_per_txn": handler / transactions,
             "page_reads_per_txn": pages / transactions}
+
+
+def blink_counters(server):
+    """The fork's B-link status counters (README.blink.md, "Counters"):
+    name without the Innodb_btree_blink_ prefix -> value; {} on stock."""
+    return {name[len(BLINK_PREFIX):]: int(value) for name, value in server.rows(
+        "SHOW GLOBAL STATUS LIKE '%s%%'" % BLINK_PREFIX) if value.lstrip("-").isdigit()}
+
+
+def blink_counter_deltas(before, after):
+    """The counters that moved between two blink_counters(), as
+    'name:delta' separated by spaces ('' when none did, or on stock)."""
+    return " ".join("%s:%d" % (n, after[n] - before.get(n, 0)) for n in sorted(after)
+                    if after[n] != before.get(n, 0))
 
 
 def deadlocks(server):

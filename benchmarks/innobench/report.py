@@ -16,7 +16,7 @@ FIELDS = ["rep", "order", "server", "workload", "dataset", "isolation", "threads
           "cpu_server", "cpu_clients", "cpu_us_per_txn", "steal_pct", "steal_high",
           "trx_sys_mutex_count", "trx_sys_mutex_ms",
           "index_lock_count", "index_lock_ms", "top_waits", "report_s", "hll_max",
-          "page_splits", "splits_per_insert", "check",
+          "page_splits", "splits_per_insert", "check", "blink_counters",
           # What the variance fixes waited for (variance.py), per group:
           "pending_mb", "writeback_s", "writeback", "warm_s", "warm_pages",
           # and per point:
@@ -657,13 +657,14 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
     if splits:
         lines += ["", "## Split-heavy inserts", "",
                   "| workload | server | rep | inserts | page splits | splits/insert | P99 ms"
-                  " | check |",
-                  "|---|---|---|---|---|---|---|---|"]
+                  " | check | B-link counters |",
+                  "|---|---|---|---|---|---|---|---|---|"]
         for r in splits:
-            lines.append("| %s | %s | %s | %s | %s | %.2f | %s | %s |" % (
+            lines.append("| %s | %s | %s | %s | %s | %.2f | %s | %s | %s |" % (
                 r["workload"], r["server"], r["rep"], r.get("writes") or r["transactions"],
                 r["page_splits"],
-                float(r["splits_per_insert"]), r["p99_ms"], r["check"]))
+                float(r["splits_per_insert"]), r["p99_ms"], r["check"],
+                r.get("blink_counters") or ""))
     if timelines:
         lines += ["", "## Long report", ""] + long_report_lines(timelines)
     tpcc = [r for r in rows if r["workload"] == "tpcc"]

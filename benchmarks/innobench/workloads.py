@@ -65,12 +65,14 @@ def measure(ctx, server, argv, logname, parser, settled=None):
     metrics.reset_waits(server)
     reads = metrics.read_counters(server)
     deadlocks = metrics.deadlocks(server)
+    blink = metrics.blink_counters(server)
     cpu = metrics.CpuMeter(server.pid)
     out = ctx.run(server, argv, logname)
     row = parser(out)
     row.update(cpu.stop(), **settled)
     transactions = row.get("all_transactions", row.get("transactions"))
     row["cpu_us_per_txn"] = metrics.cpu_us_per_txn(row["server_cpu_s"], transactions)
+    row["blink_counters"] = metrics.blink_counter_deltas(blink, metrics.blink_counters(server))
     row["deadlocks_per_s"] = (metrics.deadlocks(server) - deadlocks) / row["wall_s"] \
         if row["wall_s"] else None
     row.update(metrics.reads_per_transaction(reads, metrics.read_counters(server), transactions))
@@ -119,8 +121,8 @@ class Sysbench(Workload):
     """sysbench 1.0 OLTP workloads at each isolation level over a thread ladder."""
     dataset = "sysbench"
 
-    def __init__(self, script):
-        self.name = script
+    def __init__(self, script, name=None, extra=()):
+        self.name, self.script, self.extra = name or script, script, list(extra)
 
     def load(self, server, ctx):
         """sysbench's prepare, then the same rows on every server: sysbench
@@ -150,11 +152,13 @@ class Sysbench(Workload):
         p, iso = ctx.p, group["isolation"]
         server.sql("SET GLOBAL transaction_isolation = '%s'" % ISOLATION[iso])
         if p["warmup"]:
-            ctx.run(server, sysbench_argv(server, self.name, p, max(p["threads"]), p["warmup"]),
+            ctx.run(server, sysbench_argv(server, self.script, p, max(p["threads"]), p["warmup"],
+                                          *self.extra),
                     "%s-%s-warmup-r%d.log" % (self.name, iso, rep))
         for threads in p["threads"]:
             ctx.log("  %-10s %-18s %s %5d threads" % (server.name, self.name, iso, threads))
-            row = measure(ctx, server, sysbench_argv(server, self.name, p, threads, p["time"]),
+            row = measure(ctx, server, sysbench_argv(server, self.script, p, threads, p["time"],
+                                                     *self.extra),
                           "%s-%s-%d-r%d.log" % (self.name, iso, threads, rep), sysbench_row)
             row.update(workload=self.name, isolation=iso, threads=threads)
             yield row
@@ -436,9 +440,15 @@ def split_count(server):
 
 SYSBENCH_SCRIPTS = ("oltp_read_write", "oltp_read_only", "oltp_point_select", "oltp_update_index")
 # Run only when named: inserts at the end of the primary key and into the
-# secondary index; deletes and inserts whose purge merges pages (the B-link
-# benchmarks, README.blink.md).
-SYSBENCH_NAMED_ONLY = ("oltp_insert", "oltp_write_only")
+# secondary index; the same with random primary keys (sysbench's unique
+# random ids instead of auto-increment: inserts, and splits, all over the
+# primary key; an id may hit one of the preloaded 1..table_size, which
+# sysbench then counts as an ignored error, in the summary's error table);
+# deletes and inserts whose purge merges pages (the B-link benchmarks,
+# README.blink.md).
+SYSBENCH_NAMED_ONLY = ("oltp_insert", "oltp_insert-random", "oltp_write_only")
+SYSBENCH_VARIANTS = {"oltp_insert-random": ("oltp_insert",
+                                            ["--auto_inc=off", "--mysql-ignore-errors=1062"])}
 
 
 def make(names):
@@ -446,6 +456,8 @@ def make(names):
     for n in names:
         if n == "sysbench":
             out += [Sysbench(s) for s in SYSBENCH_SCRIPTS]
+        elif n in SYSBENCH_VARIANTS:
+            out.append(Sysbench(SYSBENCH_VARIANTS[n][0], n, SYSBENCH_VARIANTS[n][1]))
         elif n in SYSBENCH_SCRIPTS + SYSBENCH_NAMED_ONLY:
             out.append(Sysbench(n))
         elif n == "tpcc":

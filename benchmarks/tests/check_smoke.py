@@ -65,6 +65,10 @@ def check(outdir):
             errors.append("%s: no trx_sys_mutex waits counted" % where)
         if r["workload"] == "split-insert" and not int(r["page_splits"] or 0) > 0:
             errors.append("%s: no page splits" % where)
+        if (r["workload"] == "split-insert" and r["server"] == "fork"
+                and "leveled_splits:" not in r["blink_counters"]):
+            errors.append("%s: the fork's B-link counters show no leveled split (%r)"
+                          % (where, r["blink_counters"]))
         if r["workload"] == "split-insert" and not float(r["wall_s"]) >= p["split_time"]:
             errors.append("%s: ran %s s, not the profile's %d s" % (where, r["wall_s"],
                                                                    p["split_time"]))

@@ -8,6 +8,7 @@ import os
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from innobench import main, parse, report, server, workloads  # noqa: E402
@@ -136,6 +137,33 @@ class OptionsTest(unittest.TestCase):
         self.assertEqual(read[1].readers_per_writer, 1)
         with self.assertRaisesRegex(ValueError, "oltp_insert"):
             workloads.make(["oltp_delete"])
+
+    def test_blink_counters_deltas_of_the_moved_ones(self):
+        from innobench import metrics
+        fake = mock.Mock()
+        fake.rows.return_value = [["Innodb_btree_blink_leveled_splits", "12"],
+                                  ["Innodb_btree_blink_exclusive_paths", "3"],
+                                  ["Innodb_btree_blink_validate", "OFF"]]
+        before = metrics.blink_counters(fake)
+        self.assertIn("LIKE 'Innodb_btree_blink_%'", fake.rows.call_args[0][0])
+        self.assertEqual(before, {"leveled_splits": 12, "exclusive_paths": 3})
+        after = dict(before, leveled_splits=20, splits_finished=4)
+        self.assertEqual(metrics.blink_counter_deltas(before, after),
+                         "leveled_splits:8 splits_finished:4")
+        self.assertEqual(metrics.blink_counter_deltas({}, {}), "")
+
+    def test_oltp_insert_random_runs_oltp_insert_with_explicit_ids(self):
+        self.assertNotIn("oltp_insert-random", [w.name for w in workloads.make(["sysbench"])])
+        w, = workloads.make(["oltp_insert-random"])
+        self.assertEqual((w.name, w.script, w.extra, w.dataset),
+                         ("oltp_insert-random", "oltp_insert",
+                          ["--auto_inc=off", "--mysql-ignore-errors=1062"], "sysbench"))
+        plain, = workloads.make(["oltp_insert"])
+        self.assertEqual((plain.script, plain.extra), ("oltp_insert", []))
+        argv = workloads.sysbench_argv(mock.Mock(sock="/s"), w.script, {"tables": 1, "table_size": 5},
+                                       8, 3, *w.extra)
+        self.assertEqual(argv[1], "oltp_insert")
+        self.assertLess(argv.index("--auto_inc=off"), argv.index("run"))
 
     def test_bad_options(self):
         for bad in (["--isolation", "SERIALIZABLE"], ["--repeats", "0"], ["--profile", "x"]):
