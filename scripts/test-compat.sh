@@ -10,7 +10,17 @@
 #   4. stock is given that data directory: it must never return a wrong row
 #      (it may refuse the B-link tables; what it does is printed);
 #   5. the fork with the switch OFF rebuilds the B-link tables;
-#   6. stock reads every row of every table, CHECK TABLE clean.
+#   6. stock reads every row of every table, CHECK TABLE clean;
+#   7. the fork, switch ON, writes to a B-link and a stock-format table and
+#      is killed (kill -9) with the writes only in the redo log (issue 25);
+#   8. stock is started on (a copy of) that data directory, then the fork:
+#      every committed row must be there (or the fork refuse the table,
+#      never serve a stale one); stock's messages are printed;
+#   9. the same with stock at each innodb_force_recovery level 1..6, and
+#      at 6 without the binary log (where stock starts, read-only);
+#  10. the safe way back after a crash (README.md, "Going back to stock"):
+#      the fork recovers, the B-link table is rebuilt with the switch OFF,
+#      then stock reads every row.
 #
 #   FORK_PRESET=debug|release  fork build to use (default debug)
 #   VARDIR=DIR   scratch directory, emptied first (default build/compat)
@@ -154,6 +164,104 @@ step "6. stock reads every row, CHECK TABLE clean"
 : > "$log"
 server stock start
 for t in t_keep t_old t_new; do
+  expect "$t: every row" "$(sums stock $t)" "${expected[$t]}"
+  expect "$t: CHECK TABLE" "$(check_ok stock $t)" "status:OK"
+done
+server stock stop
+
+step "7. the fork, switch ON, killed (kill -9) after committed writes to t_crash (B-link) and t_keep (stock format)"
+: > "$log"
+server "$FORK_PRESET" start
+# Only the redo log holds the last writes: no checkpoint after they begin
+# (a debug build's switch; a release build is killed right after its
+# commits, long before its next checkpoint could cover them).
+q_err "$FORK_PRESET" "SET GLOBAL innodb_checkpoint_disabled = ON" >/dev/null
+q "$FORK_PRESET" "$(create_sql t_crash INT) $(fill_sql t_crash 1 20000 n)
+                  $(fill_sql t_keep 1001 3000 n)"
+for t in t_crash t_keep; do expected[$t]=$(sums "$FORK_PRESET" $t); done
+expect "t_crash is B-link, t_keep is not" "$(q "$FORK_PRESET" "SELECT GROUP_CONCAT(t.NAME,
+  '=', i.TYPE & 4096 ORDER BY t.NAME) FROM information_schema.INNODB_INDEXES i
+  JOIN information_schema.INNODB_TABLES t USING (TABLE_ID)
+  WHERE t.NAME IN ('compat/t_crash', 'compat/t_keep') AND i.NAME = 'PRIMARY'")" \
+  "compat/t_crash=4096,compat/t_keep=0"
+kill -9 "$(cat "$VARDIR/mysqld.pid")"
+while kill -0 "$(cat "$VARDIR/mysqld.pid")" 2>/dev/null; do sleep 0.1; done
+cp -a "$DATADIR" "$VARDIR/crashed"
+
+# The distinct errors (or errors and warnings) of the error log, without
+# their time stamps.
+log_lines() {  # regex
+  grep -E "$1" "$log" | sed -E 's/^[0-9T:.-]+Z //' | cut -c1-220 | awk '!seen[$0]++' \
+    | sed 's/^/    | /' | head -8 || true
+}
+
+# Start stock on a copy of the crashed data directory, innodb_force_recovery
+# $1 (0: none) and the [mysqld] lines $2: print what it says and, if it
+# starts, what it reads; then the fork on the same copy must have every
+# committed row, or refuse.
+stock_then_fork() {  # force-recovery-level [cnf lines]
+  local level=$1 got name="force $1${2:+ $2}"
+  rm -rf "$DATADIR"; cp -a "$VARDIR/crashed" "$DATADIR"
+  : > "$log"
+  if server stock start "innodb_force_recovery=$level${2:+
+$2}" 2>/dev/null; then
+    echo "  stock (innodb_force_recovery=$level${2:+ $2}) started.  Its errors:"
+    log_lines "\[ERROR\]"
+    for t in t_crash t_keep; do
+      got=$(q_err stock "SELECT COUNT(*), SUM(CRC32(CONCAT_WS('|', pk, k, pad))) FROM $t")
+      case $got in
+        ERROR*) ;;
+        "${expected[$t]%% *}	"*) got="$got (the committed rows' count)";;
+        *) got="$got (not what was committed, ${expected[$t]%% *} rows: no redo applied)";;
+      esac
+      echo "  SELECT from $t: $(echo "$got" | head -1 | cut -c1-160)"
+    done
+    server stock stop || true
+  else
+    echo "  stock (innodb_force_recovery=$level${2:+ $2}) did not start.  What it printed:"
+    log_lines "\[(ERROR|FATAL)\]|Assertion|flags are invalid|read only"
+    pkill -9 -f "$VARDIR/my.cnf" 2>/dev/null || true
+  fi
+  cp "$log" "$VARDIR/stock-force-$level${2:+-$2}.err"
+  : > "$log"
+  if server "$FORK_PRESET" start 2>/dev/null; then
+    for t in t_crash t_keep; do
+      got=$(q_err "$FORK_PRESET" "SELECT COUNT(*), SUM(CRC32(CONCAT_WS('|', pk, k, pad))) FROM $t;
+        SELECT COUNT(*), SUM(k) FROM $t FORCE INDEX (k) WHERE k >= 0" | tr '\t\n' '  ')
+      case $got in
+        *ERROR*) pass "$name: the fork refuses $t ($(echo "$got" | cut -c1-120))";;
+        *) expect "$name: the fork has every committed row of $t" "$got" "${expected[$t]}"
+           expect "$name: $t: CHECK TABLE" "$(check_ok "$FORK_PRESET" $t)" "status:OK";;
+      esac
+    done
+    server "$FORK_PRESET" stop
+  else
+    grep -E "\[(ERROR|FATAL)\]" "$log" | cut -c1-240 | sed 's/^/    | /' | head -8 || true
+    fail "$name: the fork did not start after stock"
+  fi
+}
+
+step "8. stock on the crashed data directory, then the fork: nothing committed is lost"
+stock_then_fork 0
+
+for level in 1 2 3 4 5 6; do
+  step "9.$level. the same with stock at innodb_force_recovery=$level"
+  stock_then_fork $level
+done
+# Level 6 stops at the binary log's gtid_executed table (read-only InnoDB);
+# without the binary log stock starts, read-only, with no redo applied.
+step "9.7. stock at innodb_force_recovery=6 without the binary log"
+stock_then_fork 6 skip-log-bin
+
+step "10. the safe way back after a crash: the fork recovers, t_crash rebuilt with the switch OFF, then stock"
+rm -rf "$DATADIR"; cp -a "$VARDIR/crashed" "$DATADIR"
+server "$FORK_PRESET" start innodb_btree_blink=OFF
+q "$FORK_PRESET" "ALTER TABLE t_crash FORCE"
+expect "no B-link index" "$(blink_indexes "$FORK_PRESET")" 0
+server "$FORK_PRESET" stop
+: > "$log"
+server stock start
+for t in t_crash t_keep; do
   expect "$t: every row" "$(sums stock $t)" "${expected[$t]}"
   expect "$t: CHECK TABLE" "$(check_ok stock $t)" "status:OK"
 done
