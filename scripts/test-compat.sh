@@ -172,9 +172,10 @@ server stock stop
 step "7. the fork, switch ON, killed (kill -9) after committed writes to t_crash (B-link) and t_keep (stock format)"
 : > "$log"
 server "$FORK_PRESET" start
-# Only the redo log holds the last writes: no checkpoint after they begin
-# (a debug build's switch; a release build is killed right after its
-# commits, long before its next checkpoint could cover them).
+# Recovery must replay redo of both tables: no checkpoint after the writes
+# begin (a debug build's switch; the page cleaner may still write some
+# pages; a release build is killed right after its commits, before its
+# next checkpoint is likely to cover them).
 q_err "$FORK_PRESET" "SET GLOBAL innodb_checkpoint_disabled = ON" >/dev/null
 q "$FORK_PRESET" "$(create_sql t_crash INT) $(fill_sql t_crash 1 20000 n)
                   $(fill_sql t_keep 1001 3000 n)"
@@ -184,8 +185,15 @@ expect "t_crash is B-link, t_keep is not" "$(q "$FORK_PRESET" "SELECT GROUP_CONC
   JOIN information_schema.INNODB_TABLES t USING (TABLE_ID)
   WHERE t.NAME IN ('compat/t_crash', 'compat/t_keep') AND i.NAME = 'PRIMARY'")" \
   "compat/t_crash=4096,compat/t_keep=0"
-kill -9 "$(cat "$VARDIR/mysqld.pid")"
-while kill -0 "$(cat "$VARDIR/mysqld.pid")" 2>/dev/null; do sleep 0.1; done
+kill_mysqld() {  # kill -9 the server of $VARDIR, if any, and wait for it
+  local pid
+  pid=$(cat "$VARDIR/mysqld.pid" 2>/dev/null) || return 0
+  rm -f "$VARDIR/mysqld.pid"
+  grep -q mysqld "/proc/$pid/comm" 2>/dev/null || return 0
+  kill -9 "$pid" 2>/dev/null || true
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+}
+kill_mysqld
 cp -a "$DATADIR" "$VARDIR/crashed"
 
 # The distinct errors (or errors and warnings) of the error log, without
@@ -220,7 +228,7 @@ $2}" 2>/dev/null; then
   else
     echo "  stock (innodb_force_recovery=$level${2:+ $2}) did not start.  What it printed:"
     log_lines "\[(ERROR|FATAL)\]|Assertion|flags are invalid|read only"
-    pkill -9 -f "$VARDIR/my.cnf" 2>/dev/null || true
+    kill_mysqld
   fi
   cp "$log" "$VARDIR/stock-force-$level${2:+-$2}.err"
   : > "$log"
@@ -228,15 +236,16 @@ $2}" 2>/dev/null; then
     for t in t_crash t_keep; do
       got=$(q_err "$FORK_PRESET" "SELECT COUNT(*), SUM(CRC32(CONCAT_WS('|', pk, k, pad))) FROM $t;
         SELECT COUNT(*), SUM(k) FROM $t FORCE INDEX (k) WHERE k >= 0" | tr '\t\n' '  ')
-      case $got in
-        *ERROR*) pass "$name: the fork refuses $t ($(echo "$got" | cut -c1-120))";;
+      case $t:$got in
+        t_crash:*ERROR*) pass "$name: the fork refuses $t ($(echo "$got" | cut -c1-120))";;
         *) expect "$name: the fork has every committed row of $t" "$got" "${expected[$t]}"
            expect "$name: $t: CHECK TABLE" "$(check_ok "$FORK_PRESET" $t)" "status:OK";;
       esac
     done
     server "$FORK_PRESET" stop
   else
-    grep -E "\[(ERROR|FATAL)\]" "$log" | cut -c1-240 | sed 's/^/    | /' | head -8 || true
+    log_lines "\[(ERROR|FATAL)\]"
+    kill_mysqld
     fail "$name: the fork did not start after stock"
   fi
 }

@@ -293,9 +293,11 @@ void crash_now() {
 
 /** SP3: publish the split of a flagged page one level up, in one
 mini-transaction: the node pointer of its right half into the parent and
-the flag cleared (IS2); the parent split first if it is full. */
+the flag cleared (IS2); the parent split first if it is full.
+@param[out] parent_split  set if the parent (not the root) was split */
 Step publish_one_level(dict_index_t *index, page_no_t page_no,
-                       fsp_reserve_t alloc_type, page_no_t *other) {
+                       fsp_reserve_t alloc_type, page_no_t *other,
+                       bool *parent_split) {
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
   Flagged f;
   if (!read_flagged(index, page_no, heap, &f)) {
@@ -394,6 +396,7 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
       split = btr_page_split_and_insert(NODE_PTR_INSERT_FLAGS, &cursor,
                                         &offsets, &heap, f.node_ptr,
                                         &mtr) != nullptr;
+      *parent_split = split;
     }
   }
   if (split) {
@@ -417,8 +420,8 @@ bool interrupted() {
 @return whether every split is published */
 bool publish_all(dict_index_t *index) {
   auto &queue = t_splits.flagged;
-  /* Set when this thread's split of a level above the leaves committed
-  and its own level above is not yet touched. */
+  /* Set when this thread's split of a parent (not the root) committed
+  and that parent's level above is not yet touched. */
   [[maybe_unused]] bool nonleaf_split_made = false;
   /* Each step publishes a level or finds an older split to finish first;
   a bound turns a protocol violation into a message instead of a hang. */
@@ -444,11 +447,13 @@ bool publish_all(dict_index_t *index) {
     }
     const auto [page_no, own] = queue.front();
     page_no_t other = FIL_NULL;
+    bool parent_split = false;
     /* Finishing a split found on the way (FS1, X2) may use the room
     stock keeps for deletes: a purge or rollback that must finish one
     first must not fail where stock's would not. */
-    const Step step = publish_one_level(
-        index, page_no, own ? FSP_NORMAL : FSP_CLEANING, &other);
+    const Step step =
+        publish_one_level(index, page_no, own ? FSP_NORMAL : FSP_CLEANING,
+                          &other, &parent_split);
     DEBUG_SYNC_C("blink_split_level_published");
     switch (step) {
       case Step::NOT_FLAGGED:
@@ -458,7 +463,7 @@ bool publish_all(dict_index_t *index) {
         /* A parent split made here went to the back of the queue. */
         ut_ad(queue.front().page_no == page_no);
         queue.pop_front();
-        nonleaf_split_made = own && !queue.empty() && queue.front().own;
+        nonleaf_split_made = own && parent_split;
         (own ? btr_blink_stats.splits_finished
              : btr_blink_stats.splits_finished_by_others)
             .fetch_add(1, std::memory_order_relaxed);
@@ -537,9 +542,13 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   DBUG_EXECUTE_IF("blink_corrupt_sibling_link", debug_split = true;);
   DBUG_EXECUTE_IF("blink_leak_page", debug_split = true;);
 
-  /* FS1: what the insert met is finished after the commit. */
+  /* FS1: what the insert met is finished after the commit.  A cursor the
+  adaptive hash index placed had no descent: what an older one passed
+  is not this insert's. */
   const page_no_t passed =
-      t_splits.descended == index ? t_splits.descended_passed : FIL_NULL;
+      t_splits.descended == index && cursor->flag != BTR_CUR_HASH
+          ? t_splits.descended_passed
+          : FIL_NULL;
   t_splits.descended = nullptr;
   if (!debug_split && (passed != FIL_NULL || (flagged && err == DB_SUCCESS))) {
     t_splits.met_index = index;
@@ -598,6 +607,7 @@ void btr_blink_insert_done() {
     publish_all(index);
     release_holder();
   }
+  t_splits.descended = nullptr;
 
   dict_index_t *met_index = t_splits.met_index;
   if (met_index != nullptr) {
