@@ -378,9 +378,10 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
 
   ut_ad(index->blink);
   ut_ad(!buf_block_get_page_zip(block));
+  /* X1: SX no longer keeps out the leveled splits, which hold S. */
   ut_ad(leveled ||
         mtr_memo_contains_flagged(mtr, dict_index_get_lock(index),
-                                  MTR_MEMO_X_LOCK | MTR_MEMO_SX_LOCK));
+                                  MTR_MEMO_X_LOCK));
   ut_ad(mtr_is_block_fix(mtr, block, MTR_MEMO_PAGE_X_FIX, index->table));
   ut_ad(!page_is_empty(page));
   /* R1: a root is raised, never split. */
@@ -619,8 +620,14 @@ void btr_blink_right_takes_range(const dict_index_t *index,
 }
 
 bool btr_blink_merge_allowed(dict_index_t *index) {
-  return !index->blink ||
-         rw_lock_get_writer(dict_index_get_lock(index)) == RW_LOCK_X;
+  if (!index->blink) {
+    return true;
+  }
+  const bool allowed =
+      rw_lock_get_writer(dict_index_get_lock(index)) == RW_LOCK_X;
+  /* G0: the X is the merging thread's own (X1). */
+  ut_ad(!allowed || rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
+  return allowed;
 }
 
 void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,

@@ -99,6 +99,19 @@ bool is_flagged(const page_t *page) {
   return page_blink_get_flags(page) & PAGE_BLINK_INCOMPLETE_SPLIT;
 }
 
+/** The child page a node pointer record names. */
+page_no_t child_of(const rec_t *node_ptr, const dict_index_t *index) {
+  mem_heap_t *heap = nullptr;
+  const ulint *offsets = rec_get_offsets(node_ptr, index, nullptr,
+                                         ULINT_UNDEFINED, UT_LOCATION_HERE,
+                                         &heap);
+  const page_no_t child = btr_node_ptr_get_child_page_no(node_ptr, offsets);
+  if (heap != nullptr) {
+    mem_heap_free(heap);
+  }
+  return child;
+}
+
 /** D4 for a page reached by a page number read earlier. */
 bool is_page_of(const page_t *page, const dict_index_t *index) {
   return fil_page_index_page_check(page) &&
@@ -251,9 +264,7 @@ void raise_root(btr_cur_t *cursor, const dtuple_t *node_ptr, mem_heap_t **heap,
 
   const page_t *root_page = buf_block_get_frame(root);
   const rec_t *first = page_rec_get_next_const(page_get_infimum_rec(root_page));
-  offsets = rec_get_offsets(first, index, nullptr, ULINT_UNDEFINED,
-                            UT_LOCATION_HERE, heap);
-  const page_no_t q_no = btr_node_ptr_get_child_page_no(first, offsets);
+  const page_no_t q_no = child_of(first, index);
   buf_block_t *q = latch_page(index, q_no, RW_X_LATCH, mtr);
   const page_t *q_page = buf_block_get_frame(q);
   ut_a(is_flagged(q_page));
@@ -317,12 +328,7 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
   /* The separator lies in the page's range, so the page's node pointer is
   the one the search stops at, unless the page has none: it is the right
   half of a split that is itself incomplete. */
-  bool found = page_rec_is_user_rec(rec);
-  if (found) {
-    ulint *offsets = rec_get_offsets(rec, index, nullptr, ULINT_UNDEFINED,
-                                     UT_LOCATION_HERE, &heap);
-    found = btr_node_ptr_get_child_page_no(rec, offsets) == page_no;
-  }
+  bool found = page_rec_is_user_rec(rec) && child_of(rec, index) == page_no;
   if (!found) {
     /* FS2: the split read above may have been published meanwhile (the
     search then stops at the right half's node pointer) and the page split
@@ -710,11 +716,7 @@ void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
         }
         const rec_t *rec = page_cur_get_rec(&page_cursor);
         if (page_rec_is_user_rec(rec)) {
-          mem_heap_t *heap = mem_heap_create(256, UT_LOCATION_HERE);
-          const ulint *offsets = rec_get_offsets(
-              rec, index, nullptr, ULINT_UNDEFINED, UT_LOCATION_HERE, &heap);
-          child = btr_node_ptr_get_child_page_no(rec, offsets);
-          mem_heap_free(heap);
+          child = child_of(rec, index);
         }
       }
       mtr.commit();
@@ -780,13 +782,8 @@ ulint btr_blink_finish_all(dict_index_t *index) {
       if (btr_page_get_level(page) == level) {
         break;
       }
-      const rec_t *first =
-          page_rec_get_next_const(page_get_infimum_rec(page));
-      mem_heap_t *heap = mem_heap_create(256, UT_LOCATION_HERE);
-      const ulint *offsets = rec_get_offsets(
-          first, index, nullptr, ULINT_UNDEFINED, UT_LOCATION_HERE, &heap);
-      page_no = btr_node_ptr_get_child_page_no(first, offsets);
-      mem_heap_free(heap);
+      page_no = child_of(page_rec_get_next_const(page_get_infimum_rec(page)),
+                         index);
       mtr.commit();
       mtr.start();
     }

@@ -84,6 +84,7 @@ class Blink_descent {
                          : RW_S_LATCH),
         m_with_left(latch_mode == BTR_SEARCH_PREV ||
                     latch_mode == BTR_MODIFY_PREV),
+        m_writer(level == 0 && !estimate && m_leaf_latch == RW_X_LATCH),
         m_cursor(cursor),
         m_location(location),
         m_mtr(mtr),
@@ -111,7 +112,7 @@ class Blink_descent {
       search_node_ptr(PAGE_CUR_LE);
     } else {
       search_leaf();
-      if (m_leaf_latch == RW_X_LATCH && !m_estimate) {
+      if (m_writer) {
         btr_blink_writer_descended(m_index, m_flagged_passed);
       }
     }
@@ -122,7 +123,7 @@ class Blink_descent {
   split that this attempt passed: moved right from, or descended through
   (FS1). */
   void note_flagged(const Latched &l) {
-    if (m_flagged_passed == FIL_NULL &&
+    if (m_writer && m_flagged_passed == FIL_NULL &&
         (page_blink_get_flags(l.page()) & PAGE_BLINK_INCOMPLETE_SPLIT)) {
       m_flagged_passed = l.page_no();
     }
@@ -238,6 +239,8 @@ class Blink_descent {
   /** BTR_SEARCH_PREV or BTR_MODIFY_PREV: the left neighbour is latched
   too, left before right. */
   const bool m_with_left;
+  /** A writer's descent to the leaves: it notes flagged pages (FS1). */
+  const bool m_writer;
   btr_cur_t *const m_cursor;
   const ut::Location m_location;
   mtr_t *const m_mtr;

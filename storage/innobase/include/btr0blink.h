@@ -423,8 +423,9 @@ the binary search has been performed (defined in btr0cur.cc, stock).
 void btr_cur_add_path_info(btr_cur_t *cursor, ulint height, ulint root_height);
 
 /** Check a B-link index (README.blink.md, "Validator").  Takes the index
-lock in SX for the whole walk, as CHECK TABLE's btr_validate_index() does:
-no structure change runs concurrently; leaf records may change, and the
+lock in X for the whole walk, as CHECK TABLE's btr_validate_index() does
+for B-link indexes: no split or merge runs concurrently (leveled splits
+hold S); leaf records may change, and the
 checks stay exact (see btr0blink_validate.cc).
 @param[in] index  B-link index
 @param[in] trx    transaction (for interrupt checks), or nullptr
