@@ -4,7 +4,7 @@ PRESET ?= release
 export PRESET
 
 .PHONY: help run stop status deps source prepare build test fast-test \
-        refresh-patches clean bench test-compat
+        refresh-patches clean bench test-compat test-arm
 
 help:
 	@echo "make run              build the release fork, start it on ./var (PORT=3307) and print how to connect"
@@ -15,6 +15,9 @@ help:
 	@echo "make test-compat      builds stock and debug, then the data directory round trip stock -> fork"
 	@echo "                      with B-link tables -> stock, and stock (every innodb_force_recovery level)"
 	@echo "                      then the fork after a crash (not in make test; FORK_PRESET=release to use that)"
+	@echo "make test-arm         cross-build the debug fork for aarch64 and run it under qemu-user: unit"
+	@echo "                      tests (plain and TSan), a server with sysbench, an MTR selection"
+	@echo "                      (not in make test; about an hour cold, see README \"ARM\")"
 	@echo "make build PRESET=p   build a preset: release | debug | stock (pristine 9.7.2, same options)"
 	@echo "make prepare          bring build/fork/src up to date with patches/ and our files"
 	@echo "make refresh-patches  save edits made in build/fork/src back into the repository"
@@ -56,6 +59,9 @@ fast-test: deps
 test-compat: source
 	@bash scripts/build.sh stock && bash scripts/build.sh $${FORK_PRESET:-debug}
 	@bash scripts/test-compat.sh
+
+test-arm: source
+	@bash scripts/test-arm.sh
 
 bench: source
 	@bash scripts/build.sh release && bash scripts/build.sh stock && bash benchmarks/tools/build-go-tpc.sh

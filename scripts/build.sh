@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Build a preset: release (RelWithDebInfo fork), debug (Debug fork, what the
-# tests use) or stock (pristine MySQL, release options, no patches).
+# tests use), stock (pristine MySQL, release options, no patches) or arm64
+# (the debug fork cross-built for aarch64: `make test-arm`).
 #
 #   scripts/build.sh PRESET [--prepare-only] [ninja targets...]
 #
@@ -13,7 +14,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 preset=${1:-}; shift || true
-[ -n "$preset" ] || die "usage: scripts/build.sh release|debug|stock [--prepare-only] [targets...]"
+[ -n "$preset" ] || die "usage: scripts/build.sh release|debug|stock|arm64 [--prepare-only] [targets...]"
 check_preset "$preset"
 prepare_only=0
 if [ "${1:-}" = --prepare-only ]; then prepare_only=1; shift; fi
@@ -69,13 +70,25 @@ case $preset in
   debug)   type=Debug;          extra=(-DWITH_DEBUG=ON -DMYSQL_SERVER_SUFFIX=-$FORK_NAME
                                        "-DCMAKE_C_FLAGS_DEBUG=$dbg" "-DCMAKE_CXX_FLAGS_DEBUG=$dbg");;
   stock)   type=RelWithDebInfo; extra=();;
+  arm64)   type=Debug;          extra=(-DWITH_DEBUG=ON -DMYSQL_SERVER_SUFFIX=-$FORK_NAME
+                                       "-DCMAKE_C_FLAGS_DEBUG=$dbg" "-DCMAKE_CXX_FLAGS_DEBUG=$dbg"
+                                       "-DCMAKE_TOOLCHAIN_FILE=$FORK_ROOT/cmake/innofork-aarch64.cmake")
+           # MySQL does not build comp_err when cross-compiling and runs it
+           # by name (cmake/innofork-aarch64.cmake): the host's, on PATH.
+           host_tools=$FORK_BUILD_DIR/fork/arm64-host-tools
+           host_comp_err=$(preset_obj debug)/runtime_output_directory/comp_err
+           [ -x "$host_comp_err" ] || "$0" debug comp_err
+           mkdir -p "$host_tools" && ln -sf "$host_comp_err" "$host_tools/comp_err"
+           export PATH=$host_tools:$PATH;;
 esac
 if [ "${FULL:-0}" = 1 ]; then
   opts=(-C "$FORK_ROOT/cmake/innofork-system-libs.cmake")
 else
   opts=(-C "$FORK_ROOT/cmake/innofork-options.cmake")
 fi
-args="${opts[*]} -DCMAKE_BUILD_TYPE=$type ${extra[*]} $(cat "${opts[1]}" "$FORK_ROOT/cmake/innofork-system-libs.cmake" | sha1sum)"
+cache_files=("${opts[1]}" "$FORK_ROOT/cmake/innofork-system-libs.cmake")
+[ "$preset" = arm64 ] && cache_files+=("$FORK_ROOT/cmake/innofork-aarch64.cmake")
+args="${opts[*]} -DCMAKE_BUILD_TYPE=$type ${extra[*]} $(cat "${cache_files[@]}" | sha1sum)"
 if [ ! -f "$obj/build.ninja" ] || [ "$(cat "$obj/innofork-cmake-args" 2>/dev/null)" != "$args" ]; then
   info "configuring $preset in $obj"
   (cd "$obj" && cmake -G Ninja "${opts[@]}" -DCMAKE_BUILD_TYPE=$type "${extra[@]}" ../src \
@@ -92,7 +105,7 @@ if [ $# -eq 0 ]; then
     set -- $TARGETS
   else
     case $preset in
-      debug) set -- mysqld mysqltest mysql mysqladmin mysqldump mysqlbinlog mysqlcheck \
+      debug|arm64) set -- mysqld mysqltest mysql mysqladmin mysqldump mysqlbinlog mysqlcheck \
                     mysqlimport mysqlshow mysqlslap mysql_config_editor mysql_migrate_keyring \
                     mysql_keyring_encryption_test my_print_defaults innochecksum ibd2sdi \
                     myisamchk myisampack perror mysql_tzinfo_to_sql mysqltest_safe_process \

@@ -24,7 +24,43 @@ die()  { printf '[%s] ERROR: %s\n' "$FORK_NAME" "$*" >&2; exit 1; }
 preset_src()   { case $1 in stock) echo "$FORK_BUILD_DIR/stock/src";; *) echo "$FORK_BUILD_DIR/fork/src";; esac; }
 preset_obj()   { case $1 in stock) echo "$FORK_BUILD_DIR/stock/release";; *) echo "$FORK_BUILD_DIR/fork/$1";; esac; }
 check_preset() {
-  case $1 in release|debug|stock) ;;
-  *) die "unknown preset '$1': use release, debug or stock";;
+  case $1 in release|debug|stock|arm64) ;;
+  *) die "unknown preset '$1': use release, debug, stock or arm64";;
   esac
+}
+
+# --- the test scripts' tally (test.sh, test-arm.sh) -------------------------
+# Each stage appends "stage passed failed skipped" to the file $results;
+# summary prints them and the line "N passed, N failed, N skipped", and
+# fails if anything failed or nothing ran.
+tally() { echo "$1 $2 $3 $4" >> "$results"; }
+
+summary() {
+  awk '{p+=$2; f+=$3; s+=$4; printf "  %-10s %d passed, %d failed, %d skipped\n", $1, $2, $3, $4 > "/dev/stderr"}
+       END {printf "%d passed, %d failed, %d skipped\n", p, f, s; exit (f > 0 || NR == 0)}' "$results"
+}
+
+# MTR in build directory $1 with every fork switch ON, its output in $2;
+# the rest are mysql-test-run.pl options and tests.  Tallies stage "mtr".
+# (A test that needs a switch OFF says so in its -master.opt file, which
+# comes later and wins; MTR drops a .combinations entry that repeats a
+# --mysqld option, so none are used.)
+mtr_stage() {
+  local obj=$1 log=$2 line rc pass fail skip switches=()
+  shift 2
+  while IFS= read -r line; do
+    switches+=("--mysqld=--${line//_/-}")
+  done < <(grep -vE '^\s*(#|$)' "$FORK_ROOT/scripts/fork-switches.cnf")
+  info "MTR in $obj, switches: ${switches[*]:-none}"
+  ( cd "$obj/mysql-test" && perl mysql-test-run.pl --force --retry=0 --max-test-fail=0 \
+      --nounit-tests "${switches[@]}" "$@" ) 2>&1 | tee "$log"
+  rc=${PIPESTATUS[0]}
+  pass=$(grep -cE '\[ pass \]' "$log")
+  fail=$(grep -cE '\[ fail \]' "$log")
+  skip=$(grep -cE '\[ (skipped|disabled) \]' "$log")
+  # MTR failing without a per-test verdict (the server did not start, say)
+  # is a failure too, and so is a run in which no test ran.
+  [ "$rc" != 0 ] && [ "$fail" = 0 ] && fail=1
+  [ "$pass" = 0 ] && [ "$fail" = 0 ] && fail=1
+  tally mtr "$pass" "$fail" "$skip"
 }

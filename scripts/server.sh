@@ -3,10 +3,12 @@
 #
 #   scripts/server.sh start|stop|status
 #
-#   PRESET=release|debug|stock   which build to run (default release)
+#   PRESET=release|debug|stock|arm64   which build to run (default release;
+#                   arm64 runs under qemu-user: make test-arm)
 #   VARDIR=DIR      my.cnf, socket, pid file and error log (default ./var)
 #   DATADIR=DIR     data directory (default $VARDIR/data)
 #   PORT=N          TCP port on 127.0.0.1 (default 3307)
+#   START_TIMEOUT=N seconds to wait for the server to answer (default 120)
 #   EXTRA_CNF=...   more [mysqld] lines, after the fork's switches (so they
 #                   override them), e.g. EXTRA_CNF=innodb_btree_blink=OFF
 set -euo pipefail
@@ -107,7 +109,7 @@ start() {
   info "starting mysqld ($PRESET) on $sock and 127.0.0.1:$PORT"
   setsid "$obj/bin/mysqld" --defaults-file="$cnf" </dev/null >/dev/null 2>&1 &
   local i
-  for i in $(seq 1 240); do
+  for i in $(seq 1 $(( ${START_TIMEOUT:-120} * 2 ))); do
     if "$obj/bin/mysqladmin" --defaults-file="$cnf" ping >/dev/null 2>&1 \
        && [ -f "$pidf" ]; then
       connect_help; return 0
@@ -115,7 +117,7 @@ start() {
     kill -0 $! 2>/dev/null || { tail -20 "$log" >&2; die "mysqld exited during startup: see $log"; }
     sleep 0.5
   done
-  tail -20 "$log" >&2; die "mysqld did not answer within 120 s: see $log"
+  tail -20 "$log" >&2; die "mysqld did not answer within ${START_TIMEOUT:-120} s: see $log"
 }
 
 stop() {

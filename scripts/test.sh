@@ -15,12 +15,6 @@ set -uo pipefail
 
 results=$(mktemp)
 trap 'rm -f "$results"' EXIT
-tally() { echo "$1 $2 $3 $4" >> "$results"; }   # stage passed failed skipped
-
-summary() {
-  awk '{p+=$2; f+=$3; s+=$4; printf "  %-10s %d passed, %d failed, %d skipped\n", $1, $2, $3, $4 > "/dev/stderr"}
-       END {printf "%d passed, %d failed, %d skipped\n", p, f, s; exit (f > 0 || NR == 0)}' "$results"
-}
 
 # --- 1. fast tier -----------------------------------------------------------
 info "fast tier"
@@ -53,25 +47,8 @@ else
   done
   tests+=($(grep -v '^#' "$FORK_ROOT/mysql-test/innofork-smoke.list"))
 fi
-# Every server runs with the fork's switches ON (tests that need a switch OFF
-# say so in their own -master.opt file, which comes later and wins; MTR drops
-# a .combinations entry that repeats a --mysqld option, so none are used).
-switches=()
-while IFS= read -r line; do
-  switches+=("--mysqld=--${line//_/-}")
-done < <(grep -vE '^\s*(#|$)' "$FORK_ROOT/scripts/fork-switches.cnf")
-info "MTR: ${#tests[@]} tests, switches: ${switches[*]:-none}"
-log=$obj/mtr.log
-( cd "$obj/mysql-test" && perl mysql-test-run.pl --parallel=2 --force --retry=0 --max-test-fail=0 \
-    --nounit-tests --testcase-timeout=30 "${switches[@]}" ${MTR_ARGS:-} "${tests[@]}" ) 2>&1 | tee "$log"
-mtr_rc=${PIPESTATUS[0]}
-pass=$(grep -cE '\[ pass \]' "$log")
-fail=$(grep -cE '\[ fail \]' "$log")
-skip=$(grep -cE '\[ (skipped|disabled) \]' "$log")
-# MTR failing without a per-test verdict (e.g. the server did not start) is a failure too.
-[ "$mtr_rc" != 0 ] && [ "$fail" = 0 ] && fail=1
-[ "$pass" = 0 ] && [ "$fail" = 0 ] && fail=1   # no test ran: not a pass
-tally mtr "$pass" "$fail" "$skip"
+info "MTR: ${#tests[@]} tests"
+mtr_stage "$obj" "$obj/mtr.log" --parallel=2 --testcase-timeout=30 ${MTR_ARGS:-} "${tests[@]}"
 
 # --- 4. mutations of the harness ---------------------------------------------
 # Each mutation of the harness's arithmetic and flow must make one of its

@@ -18,7 +18,9 @@ for more details.
  protocol: today's locking, one mini-transaction per structure change).
 
  The protocol and the rules cited here by name (M1.., S1.., G1.., HK1..)
- are in btr/README.blink.md.  The validator is in btr0blink_validate.cc. */
+ are in btr/README.blink.md, and so is the table of what is read without
+ its writer's latch (*Memory ordering*).  The validator is in
+ btr0blink_validate.cc. */
 
 #include "btr0blink.h"
 
@@ -42,6 +44,7 @@ for more details.
 #include "page0page.h"
 #include "rem0cmp.h"
 #include "sql/create_field.h"
+#include "sql/debug_sync.h"
 #include "sql/field.h"
 #include "sql/handler.h"
 #include "sql/sql_alter.h"
@@ -83,7 +86,13 @@ uint32_t btr_blink_tablespace_flags(const dict_table_t *table) {
 
 void btr_blink_decide(dict_index_t *index) {
   index->blink = false;
-  if (!srv_btree_blink || !index_eligible(index)) {
+  /* M3: the clustered index follows its tablespace's flag, which the same
+  CREATE TABLE or rebuild set from the switch a moment before: reading
+  the switch again could straddle a SET GLOBAL and leave a flagged
+  tablespace with a stock clustered index (whose export IMPORT would then
+  refuse, btr_blink_import_space_ok()). */
+  DEBUG_SYNC_C("blink_decide");
+  if (!(srv_btree_blink || index->is_clustered()) || !index_eligible(index)) {
     return;
   }
   /* M3: only in a tablespace that a stock server refuses to open. */

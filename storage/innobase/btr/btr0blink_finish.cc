@@ -76,7 +76,22 @@ struct Leveled_splits {
   /** X2 is not needed for this index: every split of it was finished and
   no other thread writes it (IMPORT, Blink_finished_scope). */
   const dict_index_t *finished{nullptr};
+  /** LO4: the root's segment headers (PAGE_BTR_SEG_LEAF, then _TOP) of
+  the index this thread last descended, copied under the root's latch;
+  the index's id too, in case another index takes its memory.  A leveled
+  split uses them only after a descent of its own operation (SP1: the
+  insert's; the cascade's and FS1's: btr_blink_search_level()). */
+  struct Segment_headers {
+    const dict_index_t *index{nullptr};
+    space_index_t index_id{0};
+    byte bytes[2 * FSEG_HEADER_SIZE];
+    bool of(const dict_index_t *i) const {
+      return index == i && index_id == i->id;
+    }
+  } segments;
 };
+static_assert(PAGE_BTR_SEG_TOP == PAGE_BTR_SEG_LEAF + FSEG_HEADER_SIZE,
+              "the two segment headers are copied as one");
 
 thread_local Leveled_splits t_splits;
 
@@ -551,10 +566,9 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   /* FS1: what the insert met is finished after the commit.  A cursor the
   adaptive hash index placed had no descent: what an older one passed
   is not this insert's. */
-  const page_no_t passed =
-      t_splits.descended == index && cursor->flag != BTR_CUR_HASH
-          ? t_splits.descended_passed
-          : FIL_NULL;
+  const bool descended =
+      t_splits.descended == index && cursor->flag != BTR_CUR_HASH;
+  const page_no_t passed = descended ? t_splits.descended_passed : FIL_NULL;
   t_splits.descended = nullptr;
   if (!debug_split && (passed != FIL_NULL || (flagged && err == DB_SUCCESS))) {
     t_splits.met_index = index;
@@ -571,6 +585,10 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   and rows with externally stored columns (their pages are allocated under
   the leaf latch). */
   if (root || flagged || debug_split || dict_index_is_online_ddl(index) ||
+      /* LO4: the split allocates from the copy of the root's segment
+      headers that this insert's descent took; a cursor the adaptive hash
+      index placed had no descent. */
+      !descended ||
       page_zip_rec_needs_ext(rec_get_converted_size(index, entry),
                              dict_table_is_comp(index->table),
                              dtuple_get_n_fields(entry),
@@ -651,23 +669,35 @@ void btr_blink_latch_right(btr_cur_t *cursor, mtr_t *mtr) {
   }
 }
 
+void btr_blink_note_root(const dict_index_t *index, const page_t *root) {
+  /* Copied at every descent, not once per index: IMPORT gives an index
+  (the same object, the same id) another root and other segments. */
+  auto &segments = t_splits.segments;
+  ut_ad(page_get_page_no(root) == dict_index_get_page(index));
+  memcpy(segments.bytes, root + PAGE_HEADER + PAGE_BTR_SEG_LEAF,
+         sizeof segments.bytes);
+  segments.index = index;
+  segments.index_id = index->id;
+}
+
 buf_block_t *btr_blink_page_alloc(dict_index_t *index, page_no_t hint,
                                   ulint level, mtr_t *mtr) {
   ut_ad(btr_blink_split_leveled(index));
   /* LO4: the segment headers on the root are written when the index is
   created (fseg_create()) and never again on a B-link index (a root raise
   keeps them; compressed pages, whose raise rewrites them, are never
-  B-link, M4), so a buffer fix is enough to read them. */
-  buf_block_t *root = buf_page_get_gen(
-      page_id_t(dict_index_get_space(index), dict_index_get_page(index)),
-      dict_table_page_size(index->table), RW_NO_LATCH, nullptr,
-      Page_fetch::NORMAL, UT_LOCATION_HERE, mtr);
-  fseg_header_t *seg_header = buf_block_get_frame(root) + PAGE_HEADER +
-                              (level == 0 ? PAGE_BTR_SEG_LEAF : PAGE_BTR_SEG_TOP);
-  const uint64_t reserved =
-      fil_space_get_n_reserved_extents(dict_index_get_space(index));
-  buf_block_t *block = fseg_alloc_free_page_general(
-      seg_header, hint, FSP_UP, reserved > 0, mtr, mtr);
+  B-link, M4), so the copy this thread's descent took under the root's
+  latch is the root's.  Fetching the root here, even with no latch,
+  could wait: for an S latch on it while it is read back from disk
+  (buf_wait_for_read()), with the leaf and its right sibling held. */
+  const auto &segments = t_splits.segments;
+  ut_a(segments.of(index));
+  const fseg_header_t *seg_header =
+      segments.bytes + (level == 0 ? 0 : FSEG_HEADER_SIZE);
+  const space_id_t space = dict_index_get_space(index);
+  const uint64_t reserved = fil_space_get_n_reserved_extents(space);
+  buf_block_t *block = fseg_alloc_free_page_in_space(
+      space, seg_header, hint, FSP_UP, reserved > 0, mtr, mtr);
   if (block != nullptr) {
     buf_block_dbg_add_level(block, SYNC_TREE_NODE_NEW);
   }

@@ -19,8 +19,8 @@ for more details.
  (M1.., S1.., G1.., HK1..).
 
  Included by the upstream files that call into it (btr0btr.cc, btr0cur.cc,
- btr0load.cc, dict0crea.cc, dict0dd.cc, ha_innodb.cc, handler0alter.cc,
- i_s.cc, ibuf0ibuf.cc) and by our own; none of them is a widely included
+ btr0load.cc, dict0crea.cc, dict0dd.cc, fsp0fsp.cc, ha_innodb.cc,
+ handler0alter.cc, i_s.cc, ibuf0ibuf.cc) and by our own; none of them is a widely included
  header. */
 
 #ifndef btr0blink_h
@@ -34,6 +34,7 @@ for more details.
 #include "btr0types.h"
 #include "db0err.h"
 #include "dict0types.h"
+#include "fsp0types.h"
 #include "mem0mem.h"
 #include "mtr0types.h"
 #include "page0types.h"
@@ -309,12 +310,27 @@ extent reservation of btr_cur_pessimistic_insert() (which latches the
 tablespace in X), when the split is leveled.  Nothing otherwise. */
 void btr_blink_latch_right(btr_cur_t *cursor, mtr_t *mtr);
 
-/** LO4: allocate a page for a leveled split without latching the root:
-the segment header on the root is read under a buffer fix only (it is
-written when the index is created and never again).
+/** LO4: allocate a page for a leveled split without latching or fixing
+the root: from the copy of the root's segment headers this thread took in
+its descent (btr_blink_note_root()).
 @return the new page, X-latched, or nullptr */
 buf_block_t *btr_blink_page_alloc(dict_index_t *index, page_no_t hint,
                                   ulint level, mtr_t *mtr);
+
+/** LO4: a descent of index latched its root: copy the root's segment
+headers for this thread's leveled splits (written when the index is
+created, or imported, and never changed while the index is in use). */
+void btr_blink_note_root(const dict_index_t *index, const page_t *root);
+
+/** fseg_alloc_free_page_general() with the tablespace given, for a segment
+header that is not on its page (LO4's copy).  Defined in fsp/fsp0fsp.cc
+(patch 0003); declared here, not in fsp0fsp.h, which most of InnoDB
+includes. */
+buf_block_t *fseg_alloc_free_page_in_space(space_id_t space_id,
+                                           const fseg_header_t *seg_header,
+                                           page_no_t hint, byte direction,
+                                           bool has_done_reservation,
+                                           mtr_t *mtr, mtr_t *init_mtr);
 
 /** X2: an exclusive path (index->lock in X) finishes the incomplete splits
 it could meet before it latches any page: of every page on the path to

@@ -76,6 +76,49 @@ for more details.
      one view per trx_t, and the views are returned to m_free at commit or
      disconnect (C4).  Nothing grows with the number of statements.
 
+ Memory-ordering table: each shared variable read without the latch that
+ writes it.  W: who writes it, under what; R: who reads it without that;
+ O: the ordering that makes the read safe.
+
+ ReadView::m_closed
+   W  the owner, no latch: true here; false in prepare() under the mutex,
+      and in view_open()'s reuse path for AC-NL-RO transactions (stock).
+   R  purge (MVCC::clone_oldest_view()) under trx_sys->mutex, which the
+      owner does not hold.
+   O  seq_cst store, seq_cst load (C2): a release and an acquire, so the
+      owner's reads of undo, sequenced before the store, happen before
+      purge acts on `true`.
+ The view's limits and ids (m_low_limit_id, m_ids or m_hybrid, ...)
+   W  the owner, in prepare() under trx_sys->mutex; closing writes none of
+      them (C2).
+   R  the owner, no latch; purge under the mutex.
+   O  the mutex orders the owner's writes before purge's copy; the owner
+      reads its own writes.
+ trx->read_view (the pointer and its bit-0 tag)
+   W  the owner, no latch (here, and at every read-only commit in stock).
+   R  SHOW ENGINE INNODB STATUS (lock_trx_print_wait_and_mvcc_state())
+      under the mutex.
+   O  none: a formal data race that stock has too.  It is one aligned
+      pointer store, which does not tear on aarch64 or x86, and either value
+      names a view that stays on m_views, with limits the mutex orders.
+ srv_view_close_latch_free
+   W  SET GLOBAL (a plain bool).   R  statement boundaries.
+   O  none: a formal data race, as for every InnoDB dynamic switch.  Both
+      branches are correct at any moment; a stale value only delays the
+      switch's effect.
+ view_close_stats
+   W  ib_counter_t's plain adds.   R  SHOW GLOBAL STATUS.
+   O  none: approximate, as stock's counters are.
+
+ Why this holds on a weakly ordered machine and not only on x86: the one
+ latch-free publication, m_closed, is a release/acquire pair in the C++
+ memory model (GCC emits stlrb and ldarb on aarch64).  x86's TSO would have
+ kept even a plain store after the owner's earlier loads; aarch64 does not,
+ and a relaxed store there could let purge free undo records the owner is
+ still reading.  Everything else is ordered by trx_sys->mutex.  The fast
+ tier's read0hybrid-concurrent-tsan-t runs this protocol (owners, writers,
+ purge) under ThreadSanitizer.
+
  Hazards named in the issue
 
  * PS-11308 (Percona): read-view reuse by READ COMMITTED autocommit

@@ -15,7 +15,23 @@ for more details.
 
 /** @file read/read0hybrid.cc
  Hybrid bitmap-plus-vector sets of active transaction ids.  The invariants
- G1..G6 and S1..S3 referred to below are stated in read0hybrid.h. */
+ G1..G6 and S1..S3 referred to below are stated in read0hybrid.h.
+
+ Memory-ordering table: these classes synchronize nothing themselves.
+
+ Active_rw_ids (the global set)
+   W  insert(), erase(), and Hybrid_snapshot::copy_from(Active_rw_ids &),
+      which demotes ids and counts snapshots.
+   R  contains(), for_each(), the counts.
+   O  the caller's mutex (trx_sys->mutex).  Taking a snapshot writes the
+      set, so snapshots may not run under a shared latch either.
+ Hybrid_snapshot (a view's)
+   W  copy_from() and insert(), by the view's owner.
+   R  contains(), min_or(), for_each(), and copy_from(const
+      Hybrid_snapshot &) by another thread: all const, and no member is
+      mutable, so readers never race with each other.
+   O  the owner's program order; for another thread's copy, the caller's
+      mutex (trx0hybrid.cc's table). */
 
 #include "read0hybrid.h"
 

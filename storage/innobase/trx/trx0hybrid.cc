@@ -15,7 +15,45 @@ for more details.
 
 /** @file trx/trx0hybrid.cc
  innodb_hybrid_read_view: the global hybrid set of active read-write trx
- ids, and the ReadView methods that snapshot it.  See trx0hybrid.h. */
+ ids, and the ReadView methods that snapshot it.  See trx0hybrid.h.
+
+ Memory-ordering table (W: who writes, under what; R: who reads; O: the
+ ordering that makes the read safe):
+
+ The global set's contents (hybrid_rw_trx_ids: words, long ids, bounds)
+   W  trx_sys_rw_trx_id_add() and _erase(), and the demotion inside
+      Hybrid_snapshot::copy_from(), all under trx_sys->mutex; crash
+      recovery's adds at startup, with no mutex.
+   R  view prepare(), the debug checks, hybrid_export_status(): all under
+      the mutex.
+   O  the mutex; recovery's adds happen before any other thread exists, and
+      thread creation orders them before the new thread's reads.
+ hybrid_rw_trx_ids (the pointer) and srv_hybrid_read_view (read-only)
+   W  trx_sys_hybrid_create() at startup; freed at shutdown after the
+      threads that read it have stopped.
+   R  every thread, no latch.
+   O  written before the readers are created (pthread_create synchronizes
+      with the new thread), never changed while they run.
+ A view's snapshot (ReadView::m_hybrid)
+   W  its owner, in prepare() under the mutex (purge writes only its own
+      view).
+   R  the owner, no latch (visibility checks); purge copying the oldest
+      open view, under the mutex.
+   O  as for the view's limits (read0close.cc): the mutex orders the
+      owner's writes before purge's copy, and the owner reads its own.  The
+      copy and the checks are two readers: copy_from(const
+      Hybrid_snapshot &), contains() and min_or() are const, and the class
+      has no mutable member.
+ hybrid_export
+   W  SHOW GLOBAL STATUS, copying under the mutex.   R  SHOW GLOBAL STATUS.
+   O  none between two concurrent SHOW STATUS: a formal race, as stock's
+      export_vars.
+
+ Nothing here depends on x86's TSO: the only synchronization is the mutex
+ (acquire at enter, release at exit on every architecture) and thread
+ creation.  unittest/gunit/innodb/read0hybrid-concurrent-t.cc runs writers,
+ view owners and purge on these classes, plainly and under
+ ThreadSanitizer (the fast tier). */
 
 #include "trx0hybrid.h"
 
