@@ -1,7 +1,7 @@
 # CMake toolchain file: cross-build for aarch64 (arm64) on an x86-64 Debian
 # host, with Debian's cross compilers (crossbuild-essential-arm64) and the
-# multiarch :arm64 libraries installed beside the host's (scripts/arm.sh
-# deps).  Used by `scripts/build.sh arm64` (`make test-arm`).
+# multiarch :arm64 libraries installed beside the host's
+# (scripts/test-arm.sh).  Used by `scripts/build.sh arm64` (`make test-arm`).
 #
 # Programs the build runs (gen_lex_hash, comp_sql, uca9dump, ...) and
 # try_run() checks are aarch64 binaries: CMake runs them through the

@@ -77,7 +77,7 @@ case $preset in
            # by name (cmake/innofork-aarch64.cmake): the host's, on PATH.
            host_tools=$FORK_BUILD_DIR/fork/arm64-host-tools
            host_comp_err=$(preset_obj debug)/runtime_output_directory/comp_err
-           [ -x "$host_comp_err" ] || "$0" debug comp_err
+           [ -x "$host_comp_err" ] || FULL=0 "$0" debug comp_err
            mkdir -p "$host_tools" && ln -sf "$host_comp_err" "$host_tools/comp_err"
            export PATH=$host_tools:$PATH;;
 esac

@@ -73,7 +73,7 @@ if ! bash "$FORK_ROOT/scripts/build.sh" arm64; then
   tally arm-build 0 1 0; summary; exit 1
 fi
 obj=$(preset_obj arm64)
-if file -L "$obj/bin/mysqld" | grep -q 'ARM aarch64'; then
+if readelf -h "$obj/bin/mysqld" | grep -q 'Machine: *AArch64'; then
   tally arm-build 1 0 0
 else
   info "$obj/bin/mysqld is not an aarch64 program"; tally arm-build 0 1 0

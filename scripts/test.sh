@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The test command (make test; .ci/run calls it).
-#   1. fast tier: patch series check, unit tests of our own code, harness tests
+#   1. fast tier: patch series check, unit tests of our own code (plain and
+#      under ThreadSanitizer), tree and harness tests
 #   2. the debug build
 #   3. MTR: our suites plus the upstream smoke selection, --parallel=2
 #   4. the harness's mutation check; 5. the harness smoke run

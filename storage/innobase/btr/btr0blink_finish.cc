@@ -670,8 +670,8 @@ void btr_blink_latch_right(btr_cur_t *cursor, mtr_t *mtr) {
 }
 
 void btr_blink_note_root(const dict_index_t *index, const page_t *root) {
-  /* Copied at every descent, not once per index: IMPORT gives an index
-  (the same object, the same id) another root and other segments. */
+  /* Copied at every writer's descent, not once per index: IMPORT gives an
+  index (the same object, the same id) another root and other segments. */
   auto &segments = t_splits.segments;
   ut_ad(page_get_page_no(root) == dict_index_get_page(index));
   memcpy(segments.bytes, root + PAGE_HEADER + PAGE_BTR_SEG_LEAF,

@@ -367,7 +367,11 @@ bool Blink_descent::descend() {
   const page_no_t root_no = dict_index_get_page(m_index);
 
   m_cur = latch(root_no, RW_S_LATCH, nullptr);
-  btr_blink_note_root(m_index, m_cur.page());
+  if (m_writer || m_level > 0) {
+    /* LO4: only a writer's or the cascade's descent may be followed by a
+    leveled split. */
+    btr_blink_note_root(m_index, m_cur.page());
+  }
   ulint height = btr_page_get_level(m_cur.page());
   m_cursor->tree_height = height + 1;
   m_root_height = height;
