@@ -90,7 +90,8 @@ void btr_blink_decide(dict_index_t *index) {
   CREATE TABLE or rebuild set from the switch a moment before: reading
   the switch again could straddle a SET GLOBAL and leave a flagged
   tablespace with a stock clustered index (whose export IMPORT would then
-  refuse, btr_blink_import_space_ok()). */
+  refuse, btr_blink_import_space_ok()).  F2 still can, for a clustered
+  index whose node pointers are too long, as before. */
   DEBUG_SYNC_C("blink_decide");
   if (!(srv_btree_blink || index->is_clustered()) || !index_eligible(index)) {
     return;

@@ -95,6 +95,17 @@ static_assert(PAGE_BTR_SEG_TOP == PAGE_BTR_SEG_LEAF + FSEG_HEADER_SIZE,
 
 thread_local Leveled_splits t_splits;
 
+#ifdef UNIV_DEBUG
+/** LO4: whether this thread's copy of the root's segment headers is that
+of index and equal to the root's (the root latched by the caller). */
+bool segments_copied(const dict_index_t *index, const page_t *root) {
+  const auto &segments = t_splits.segments;
+  return segments.of(index) &&
+         !memcmp(segments.bytes, root + PAGE_HEADER + PAGE_BTR_SEG_LEAF,
+                 sizeof segments.bytes);
+}
+#endif /* UNIV_DEBUG */
+
 /** Makes the splits of index leveled while in scope. */
 class Leveled_scope {
  public:
@@ -260,22 +271,12 @@ void raise_root(btr_cur_t *cursor, const dtuple_t *node_ptr, mem_heap_t **heap,
   dict_index_t *index = cursor->index;
   buf_block_t *root = btr_cur_get_block(cursor);
   ulint *offsets = nullptr;
-#ifndef NDEBUG
-  /* LO4: the raise keeps the segment headers, which leveled splits read
-  from the root without its latch. */
-  constexpr ulint SEG_HEADERS = PAGE_BTR_SEG_LEAF;
-  constexpr ulint SEG_HEADERS_LEN = PAGE_BTR_SEG_TOP + FSEG_HEADER_SIZE -
-                                    PAGE_BTR_SEG_LEAF;
-  static_assert(PAGE_BTR_SEG_TOP > PAGE_BTR_SEG_LEAF);
-  byte seg_headers[SEG_HEADERS_LEN];
-  memcpy(seg_headers, buf_block_get_frame(root) + PAGE_HEADER + SEG_HEADERS,
-         SEG_HEADERS_LEN);
-#endif /* !NDEBUG */
+  /* LO4: the copy of the segment headers this level search took is the
+  root's, and the raise keeps them. */
+  ut_ad(segments_copied(index, buf_block_get_frame(root)));
   ut_a(btr_root_raise_and_insert(NODE_PTR_INSERT_FLAGS, cursor, &offsets, heap,
                                  node_ptr, mtr) != nullptr);
-  ut_ad(!memcmp(seg_headers,
-                buf_block_get_frame(root) + PAGE_HEADER + SEG_HEADERS,
-                SEG_HEADERS_LEN));
+  ut_ad(segments_copied(index, buf_block_get_frame(root)));
 
   const page_t *root_page = buf_block_get_frame(root);
   const rec_t *first = page_rec_get_next_const(page_get_infimum_rec(root_page));
