@@ -23,7 +23,9 @@ for more details.
 
 #include "btr0blink.h"
 #include "read0close.h"
+#include "sql/sql_parse.h"
 #include "trx0hybrid.h"
+#include "trx0throttle.h"
 
 static MYSQL_SYSVAR_BOOL(
     hybrid_read_view, srv_hybrid_read_view,
@@ -47,6 +49,105 @@ static MYSQL_SYSVAR_BOOL(
     "(btr/README.blink.md). Existing indexes keep their format; rebuild a "
     "table with this OFF to go back to the stock format.",
     nullptr, nullptr, false);
+
+/** innodb_trx_throttling: the gate follows the variable. */
+static void trx_throttling_update(THD *, SYS_VAR *, void *var_ptr,
+                                  const void *save) {
+  const ulong limit = *static_cast<const ulong *>(save);
+  *static_cast<ulong *>(var_ptr) = limit;
+  trx_gate.set_limit(limit);
+}
+
+static MYSQL_SYSVAR_ULONG(
+    trx_throttling, srv_trx_throttling, PLUGIN_VAR_RQCMDARG,
+    "The most user transactions active in InnoDB at once (innofork, "
+    "trx/README.throttling.md): the first statement of a transaction waits "
+    "for a slot, which the transaction keeps until it commits, rolls back or "
+    "is XA PREPAREd. 0 (the default) is off.",
+    nullptr, trx_throttling_update, 0, 0, 100000, 0);
+
+static MYSQL_THDVAR_ULONG(
+    trx_throttling_timeout, PLUGIN_VAR_RQCMDARG,
+    "Seconds a transaction waits for a slot of innodb_trx_throttling before "
+    "its statement fails with ER_TOO_MANY_CONCURRENT_TRXS (innofork); 0 "
+    "fails at once.",
+    nullptr, nullptr, 10, 0, 1024 * 1024 * 1024, 0);
+
+/** PROCESSLIST's State, and performance_schema's stage, of a waiter. */
+static PSI_stage_info trx_throttling_stage = {
+    0, "waiting for an InnoDB transaction slot", 0, PSI_DOCUMENT_ME};
+
+/** What the fork sets up at InnoDB's plugin initialization. */
+static void innofork_init() {
+#ifdef HAVE_PSI_STAGE_INTERFACE
+  PSI_stage_info *stages[] = {&trx_throttling_stage};
+  mysql_stage_register("innodb", stages, 1);
+#endif /* HAVE_PSI_STAGE_INTERFACE */
+  trx_gate.set_limit(srv_trx_throttling);
+}
+
+/** innodb_trx_throttling T2: whose transactions are never throttled.
+System threads (replication appliers, the event scheduler, the server's own
+sessions), attachable transactions (data dictionary, GTID table), the data
+dictionary's tables, and statements that commit around themselves (DDL and
+administration: their transaction is their own). */
+static bool trx_throttle_exempt(THD *thd, const dict_table_t *table) {
+  return thd->system_thread != NON_SYSTEM_THREAD ||
+         thd->is_attachable_transaction_active() ||
+         (table != nullptr && table->is_dd_table) ||
+         (sql_command_flags[thd_sql_command(thd)] & CF_AUTO_COMMIT_TRANS);
+}
+
+/** innodb_trx_throttling T1: a transaction that is not started in InnoDB,
+so holds no InnoDB lock, takes a slot when a statement first uses one of
+its InnoDB tables (external_lock, start_stmt, START TRANSACTION WITH
+CONSISTENT SNAPSHOT, where table is null), waiting if none is free.
+@return DB_SUCCESS (admitted, or nothing to admit), DB_TOO_MANY_CONCURRENT_TRXS
+at innodb_trx_throttling_timeout, DB_INTERRUPTED if the session was killed */
+static dberr_t trx_throttle_admit(THD *thd, trx_t *trx,
+                                  const dict_table_t *table) {
+  if (trx_gate.limit() == 0 || trx->throttle_slot || trx_is_started(trx) ||
+      trx_throttle_exempt(thd, table)) {
+    return DB_SUCCESS;
+  }
+  if (trx_gate.try_enter()) {
+    trx->throttle_slot = true;
+    return DB_SUCCESS;
+  }
+  /* T6: no thread waits for a slot inside innodb_thread_concurrency. */
+  if (trx->declared_to_be_inside_innodb) {
+    srv_conc_force_exit_innodb(trx);
+  }
+  const ulong timeout = THDVAR(thd, trx_throttling_timeout);
+  PSI_stage_info old_stage;
+  thd->enter_stage(&trx_throttling_stage, &old_stage, __func__, __FILE__,
+                   __LINE__);
+  thd_wait_begin(thd, THD_WAIT_USER_LOCK);
+  const auto result = trx_gate.enter(
+      trx, thd_get_thread_id(thd),
+      trx_throttle::Clock::now() + std::chrono::seconds(timeout),
+      [thd] { return thd_killed(thd) != 0; });
+  thd_wait_end(thd);
+  thd->enter_stage(&old_stage, nullptr, __func__, __FILE__, __LINE__);
+
+  switch (result) {
+    case trx_throttle::Trx_gate::Result::ADMITTED:
+      trx->throttle_slot = true;
+      [[fallthrough]];
+    case trx_throttle::Trx_gate::Result::OFF:
+      return DB_SUCCESS;
+    case trx_throttle::Trx_gate::Result::TIMED_OUT:
+      push_warning_printf(
+          thd, Sql_condition::SL_WARNING, ER_TOO_MANY_CONCURRENT_TRXS,
+          "InnoDB: no transaction slot free within "
+          "innodb_trx_throttling_timeout (%lu s); innodb_trx_throttling is %lu",
+          timeout, srv_trx_throttling);
+      return DB_TOO_MANY_CONCURRENT_TRXS;
+    case trx_throttle::Trx_gate::Result::INTERRUPTED:
+      break;
+  }
+  return DB_INTERRUPTED;
+}
 
 #ifdef UNIV_DEBUG
 /** Runs the B-link validator (online: the online one) on every B-link index
@@ -127,9 +228,10 @@ static MYSQL_SYSVAR_ULONG(
 #define INNOFORK_DEBUG_SYSTEM_VARIABLES
 #endif /* UNIV_DEBUG */
 
-#define INNOFORK_SYSTEM_VARIABLES                              \
-  MYSQL_SYSVAR(hybrid_read_view), MYSQL_SYSVAR(view_close_latch_free), \
-      MYSQL_SYSVAR(btree_blink), INNOFORK_DEBUG_SYSTEM_VARIABLES
+#define INNOFORK_SYSTEM_VARIABLES                                      \
+  MYSQL_SYSVAR(hybrid_read_view), MYSQL_SYSVAR(view_close_latch_free),  \
+      MYSQL_SYSVAR(btree_blink), MYSQL_SYSVAR(trx_throttling),          \
+      MYSQL_SYSVAR(trx_throttling_timeout), INNOFORK_DEBUG_SYSTEM_VARIABLES
 
 /** SHOW STATUS: Innodb_btree_blink_indexes, counted on demand. */
 static int show_btree_blink_indexes(THD *, SHOW_VAR *var, char *buff) {
@@ -140,9 +242,28 @@ static int show_btree_blink_indexes(THD *, SHOW_VAR *var, char *buff) {
   return 0;
 }
 
-/* The split counters are shown by address, as SHOW_LONGLONG. */
+/** SHOW STATUS: Innodb_trx_active_rw_ids, the read-write transaction ids
+every read view copies (the hybrid set's size with innodb_hybrid_read_view,
+else trx_sys->rw_trx_ids'), under trx_sys->mutex. */
+static int show_trx_active_rw_ids(THD *, SHOW_VAR *var, char *buff) {
+  var->type = SHOW_LONGLONG;
+  var->value = buff;
+  trx_sys_mutex_enter();
+  const size_t n = hybrid_rw_trx_ids != nullptr ? hybrid_rw_trx_ids->size()
+                                                : trx_sys->rw_trx_ids.size();
+  trx_sys_mutex_exit();
+  *reinterpret_cast<longlong *>(buff) = static_cast<longlong>(n);
+  return 0;
+}
+
+/* The split and throttling counters are shown by address, as
+SHOW_LONGLONG. */
 static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
               std::atomic<uint64_t>::is_always_lock_free);
+
+#define INNOFORK_THROTTLING_STATUS(name)                            \
+  {"trx_throttling_" #name, (char *)&trx_gate.stats().name, SHOW_LONGLONG, \
+   SHOW_SCOPE_GLOBAL}
 
 #define INNOFORK_STATUS_VARIABLES                                          \
   {"hybrid_views_opened", (char *)&hybrid_export.views_opened,             \
@@ -191,6 +312,17 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
        SHOW_SCOPE_GLOBAL},                                                 \
       {"btree_blink_exclusive_paths",                                      \
        (char *)&btr_blink_stats.exclusive_paths, SHOW_LONGLONG,            \
-       SHOW_SCOPE_GLOBAL},
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"trx_active_rw_ids", (char *)&show_trx_active_rw_ids, SHOW_FUNC,    \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      INNOFORK_THROTTLING_STATUS(admitted),                                \
+      INNOFORK_THROTTLING_STATUS(waits),                                   \
+      INNOFORK_THROTTLING_STATUS(wait_time_us),                            \
+      INNOFORK_THROTTLING_STATUS(timeouts),                                \
+      INNOFORK_THROTTLING_STATUS(interrupted),                             \
+      INNOFORK_THROTTLING_STATUS(active),                                  \
+      INNOFORK_THROTTLING_STATUS(active_max),                              \
+      {"trx_throttling_waiting", (char *)&trx_gate.stats().queued,         \
+       SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},
 
 #endif /* ha_innofork_h */
