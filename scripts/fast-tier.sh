@@ -17,7 +17,8 @@ run_gtests() {  # stage binaries...: every *-tsan-t in stage tsan only
     [ -x "$t" ] || continue
     case $stage:$t in unit:*-tsan-t) continue;; esac
     ran=$((ran + 1))
-    "${run[@]}" "$t" --gtest_brief=1 > "$t.log" 2>&1; rc=$?
+    # A hang (a lost wake-up in a concurrent test) ends as a failure.
+    timeout 600 "${run[@]}" "$t" --gtest_brief=1 > "$t.log" 2>&1; rc=$?
     [ $rc != 0 ] && cat "$t.log" >&2
     p=$(grep -oE '^\[  PASSED  \] [0-9]+' "$t.log" | grep -oE '[0-9]+$' || true)
     f=$(grep -oE '^\[  FAILED  \] [0-9]+ test' "$t.log" | grep -oE '[0-9]+' || true)

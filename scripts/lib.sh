@@ -45,9 +45,9 @@ summary() {
 # (A test that needs a switch OFF says so in its -master.opt file, which
 # comes later and wins; MTR drops a .combinations entry that repeats a
 # --mysqld option, so none are used.)
-mtr_stage() {
-  local obj=$1 log=$2 line rc pass fail skip switches=()
-  shift 2
+mtr_stage() {  # stage obj log mtr-arguments...
+  local stage=$1 obj=$2 log=$3 line rc pass fail skip switches=()
+  shift 3
   while IFS= read -r line; do
     switches+=("--mysqld=--${line//_/-}")
   done < <(grep -vE '^\s*(#|$)' "$FORK_ROOT/scripts/fork-switches.cnf")
@@ -62,5 +62,5 @@ mtr_stage() {
   # is a failure too, and so is a run in which no test ran.
   [ "$rc" != 0 ] && [ "$fail" = 0 ] && fail=1
   [ "$pass" = 0 ] && [ "$fail" = 0 ] && fail=1
-  tally mtr "$pass" "$fail" "$skip"
+  tally "$stage" "$pass" "$fail" "$skip"
 }

@@ -157,7 +157,7 @@ info "MTR under emulation: ${#tests[@]} tests"
 # native AIO (io_setup) nor the NUMA memory policy calls (mbind,
 # set_mempolicy): InnoDB would log an error and warnings at every start,
 # which MTR's log check counts as failures, so both are off.
-MTR_START_TIMEOUT=900 mtr_stage "$obj" "$obj/mtr.log" --parallel=2 \
+MTR_START_TIMEOUT=900 mtr_stage mtr "$obj" "$obj/mtr.log" --parallel=2 \
   --testcase-timeout=60 --shutdown-timeout=300 \
   --mysqld=--innodb-use-native-aio=OFF --mysqld=--innodb-numa-interleave=OFF \
   "${tests[@]}"

@@ -3,7 +3,8 @@
 #   1. fast tier: patch series check, unit tests of our own code (plain and
 #      under ThreadSanitizer), tree and harness tests
 #   2. the debug build
-#   3. MTR: our suites plus the upstream smoke selection, --parallel=2
+#   3. MTR: our suites plus the upstream smoke selection, --parallel=2;
+#      our suites again with innodb_trx_throttling=4 (stage mtr-throttled)
 #   4. the harness's mutation check; 5. the harness smoke run
 # Ends with one line: "N passed, N failed, N skipped".  Exits non-zero on any
 # failure.
@@ -40,16 +41,26 @@ obj=$(preset_obj debug)
 if [ -n "${MTR_TESTS:-}" ]; then
   tests=($MTR_TESTS)
 else
-  tests=()
+  ours=()
   for suite in "$FORK_ROOT"/mysql-test/suite/*/; do
     for t in "$suite"t/*.test; do
-      [ -e "$t" ] && tests+=("$(basename "$suite").$(basename "$t" .test)")
+      [ -e "$t" ] && ours+=("$(basename "$suite").$(basename "$t" .test)")
     done
   done
-  tests+=($(grep -v '^#' "$FORK_ROOT/mysql-test/innofork-smoke.list"))
+  tests=("${ours[@]}" $(grep -v '^#' "$FORK_ROOT/mysql-test/innofork-smoke.list"))
 fi
 info "MTR: ${#tests[@]} tests"
-mtr_stage "$obj" "$obj/mtr.log" --parallel=2 --testcase-timeout=30 ${MTR_ARGS:-} "${tests[@]}"
+mtr_stage mtr "$obj" "$obj/mtr.log" --parallel=2 --testcase-timeout=30 ${MTR_ARGS:-} "${tests[@]}"
+
+# --- 3b. our suites again under innodb_trx_throttling ------------------------
+# At most 4 user transactions in InnoDB at once (trx/README.throttling.md):
+# the gate must change no test's result.
+if [ -z "${MTR_TESTS:-}" ]; then
+  info "MTR with innodb_trx_throttling=4: ${#ours[@]} tests"
+  mtr_stage mtr-throttled "$obj" "$obj/mtr-throttled.log" --parallel=2 --testcase-timeout=30 \
+    --vardir="$obj/mysql-test/var-throttled" --mysqld=--innodb-trx-throttling=4 \
+    ${MTR_ARGS:-} "${ours[@]}"
+fi
 
 # --- 4. mutations of the harness ---------------------------------------------
 # Each mutation of the harness's arithmetic and flow must make one of its

@@ -2,6 +2,7 @@
 """benchmarks/run: stock, fork and ablations side by side in one run.
 
   benchmarks/run [--profile smoke|quick|full] [--servers stock,fork,ablations]
+                 [--servers stock,stock+innodb_thread_concurrency=16,fork+innodb_trx_throttling=32]
                  [--workloads sysbench,tpcc,long-report,split-insert]
                  [--threads 1,4,16] [--isolation RC,RR] [--time S] [--warmup S]
                  [--repeats N] [--server-nodes 0] [--client-nodes 1] [--no-pin]
@@ -59,6 +60,17 @@ PROFILES = {
 }
 
 
+EPILOG = """Output in --out: results.csv, one row per server, point and repetition
+(throughput, latency, CPU per transaction, errors: sysbench's ignored errors,
+1637 among them; trx_sys_mutex_per_txn and trx_sys_mutex_us_per_txn;
+the fork's active_rw_ids_mean/_max and throttling_waiting_mean/_max, sampled
+once a second, and the throttling counters' deltas throttling_admitted,
+_waits, _wait_time_us, _timeouts, _interrupted, empty on stock),
+intervals.csv and trx_samples.csv (per-second samples), plots/ (with
+<workload>-<iso>-trx.png: the active set over time), summary.md,
+metadata.json. See benchmarks/README.md."""
+
+
 def words(s):
     out = [x.strip() for x in s.split(",") if x.strip()]
     if not out:
@@ -77,10 +89,15 @@ def ints(s):
 
 
 def arguments(argv):
-    ap = argparse.ArgumentParser(prog="benchmarks/run", description=__doc__.split("\n")[0])
+    ap = argparse.ArgumentParser(prog="benchmarks/run", description=__doc__.split("\n")[0],
+                                 epilog=EPILOG)
     ap.add_argument("--profile", choices=sorted(PROFILES), default="quick")
-    ap.add_argument("--servers", type=words, help="stock, fork, ablations, fork-no-<switch>;"
-                    " a name given twice runs an A/A twin (stock,stock: stock and stock-2)")
+    ap.add_argument("--servers", type=words, help="stock, fork, ablations, fork-no-<switch>,"
+                    " each (not ablations) optionally with mysqld options of its own:"
+                    " NAME+option=value[+option=value...], e.g. stock+innodb_thread_concurrency=16,"
+                    " fork+innodb_trx_throttling=32 (option: a-z, 0-9, _; value: letters, digits,"
+                    " '.', '_'); a name given twice runs an A/A twin (stock,stock: stock and"
+                    " stock-2; fork+x=1,fork+x=1: fork+x=1 and fork+x=1-2)")
     ap.add_argument("--workloads", type=words)
     ap.add_argument("--threads", type=ints, help="sysbench thread ladder")
     ap.add_argument("--tpcc-threads", type=ints)
@@ -108,7 +125,8 @@ def arguments(argv):
     ap.add_argument("--buffer-pool", help="innodb_buffer_pool_size (profile's default)")
     ap.add_argument("--redo", help="innodb_redo_log_capacity (profile's default)")
     ap.add_argument("--mysqld-opt", action="append", default=[], metavar="K=V",
-                    help="extra [mysqld] option for every server")
+                    help="extra [mysqld] option for every server (a server's own"
+                         " +option=value replaces it for that server)")
     ap.add_argument("--perf", action="store_true", help="perf profile of each group (linux-perf)")
     ap.add_argument("--variance-fixes", type=fixes, default=set(variance.FIXES), metavar="LIST",
                     help="writeback, warm, settle, all (default) or none: see benchmarks/README.md")
@@ -127,6 +145,10 @@ def arguments(argv):
             ap.error("unknown isolation %r: RC or RR" % iso)
     if p["repeats"] < 1:
         ap.error("--repeats must be at least 1")
+    try:  # a malformed server name fails here, before any server is built
+        server_specs(p["servers"], a.fork_build)
+    except ValueError as e:
+        ap.error(str(e))
     placed = [o for o in ("server_cpus", "client_cpus", "server_cpu_sweep", "membind",
                           "interleave") if getattr(a, o) is not None]
     if a.no_pin and placed:
@@ -188,13 +210,18 @@ def pinning(a, p):
 
 def buffer_pool(a, p):
     """innodb_buffer_pool_size as the servers get it: a --mysqld-opt that
-    sets it comes after the profile's in my.cnf and wins."""
+    sets it comes after the profile's in my.cnf and wins; a server's own
+    option (stock+innodb_buffer_pool_size=8G) wins for that server, and the
+    largest is what the memory check must fit."""
     size = p["buffer_pool"]
     for opt in a.mysqld_opt:
         k, _, v = opt.partition("=")
         if k.strip().replace("-", "_") == "innodb_buffer_pool_size":
             size = v.strip()
-    return size
+    own = [spec["options"]["innodb_buffer_pool_size"]
+           for spec in server_specs(p["servers"], a.fork_build)
+           if "innodb_buffer_pool_size" in spec["options"]]
+    return max([size] + own, key=numa.parse_size) if own else size
 
 
 def sweep_clients(a):
@@ -371,6 +398,7 @@ def measure_into(a, p, outdir, command):
     info["command"] = command
     report.write_csv(os.path.join(outdir, "results.csv"), ctx.rows)
     report.write_intervals(os.path.join(outdir, "intervals.csv"), ctx.rows)
+    report.write_trx_samples(os.path.join(outdir, "trx_samples.csv"), ctx.rows)
     report.write_timeline(os.path.join(outdir, "timeline.csv"), ctx.timelines)
     report.write_table_stats(os.path.join(outdir, "tablestats.csv"), ctx.table_stats)
     report.write_plans(os.path.join(outdir, "explain.csv"), ctx.plans)

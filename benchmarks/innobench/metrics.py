@@ -1,9 +1,11 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
 """What is measured around each point besides the workload's own output:
 CPU use of server and clients (and the server's CPU time per transaction,
-and the machine's steal time), performance_schema waits on InnoDB latches,
-handler and page reads per transaction, and a once-a-second sampler
-(history list length) for timelines."""
+and the machine's steal time), performance_schema waits on InnoDB latches
+(trx_sys->mutex per transaction), handler and page reads per transaction,
+the fork's B-link and transaction throttling counters, and a once-a-second
+sampler (history list length for timelines; the fork's active transaction
+set and throttling queue during every point)."""
 import os
 import threading
 import time
@@ -130,11 +132,17 @@ def reads_per_transaction(before, after, transactions):
             "page_reads_per_txn": pages / transactions}
 
 
+def _status_prefixed(server, prefix):
+    """SHOW GLOBAL STATUS variables starting with prefix: name without the
+    prefix -> integer value ({} when the server has none, as stock)."""
+    return {name[len(prefix):]: int(value) for name, value in server.rows(
+        "SHOW GLOBAL STATUS LIKE '%s%%'" % prefix) if value.lstrip("-").isdigit()}
+
+
 def blink_counters(server):
     """The fork's B-link status counters (README.blink.md, "Counters"):
     name without the Innodb_btree_blink_ prefix -> value; {} on stock."""
-    return {name[len(BLINK_PREFIX):]: int(value) for name, value in server.rows(
-        "SHOW GLOBAL STATUS LIKE '%s%%'" % BLINK_PREFIX) if value.lstrip("-").isdigit()}
+    return _status_prefixed(server, BLINK_PREFIX)
 
 
 def blink_counter_deltas(before, after):
@@ -142,6 +150,65 @@ def blink_counter_deltas(before, after):
     'name:delta' separated by spaces ('' when none did, or on stock)."""
     return " ".join("%s:%d" % (n, after[n] - before.get(n, 0)) for n in sorted(after)
                     if after[n] != before.get(n, 0))
+
+
+TRX_PREFIX = "Innodb_trx_"
+# The fork's gauges of transactions in flight (storage/innobase/trx/
+# README.throttling.md, "Observability"), sampled once a second during a
+# point: the active read-write set every read view copies, the throttling
+# slots held and the transactions queued for one.
+TRX_GAUGES = ("active_rw_ids", "throttling_active", "throttling_waiting")
+# Its throttling counters, as deltas over a point (results.csv columns).
+THROTTLING_COUNTERS = ("throttling_admitted", "throttling_waits", "throttling_wait_time_us",
+                       "throttling_timeouts", "throttling_interrupted")
+
+
+def trx_status(server):
+    """The fork's Innodb_trx_* status variables, name without the prefix
+    -> value ({} on stock).  Innodb_trx_active_rw_ids is counted under
+    trx_sys->mutex: one more acquisition a call."""
+    return _status_prefixed(server, TRX_PREFIX)
+
+
+def trx_gauges(status):
+    """TRX_GAUGES from a trx_status(), None for each the server lacks."""
+    return tuple(status.get(g) for g in TRX_GAUGES)
+
+
+def throttling_deltas(before, after):
+    """{counter: after - before} of the THROTTLING_COUNTERS between two
+    trx_status(); only those the server has ({} on stock: empty columns)."""
+    return {c: after[c] - before.get(c, 0) for c in THROTTLING_COUNTERS if c in after}
+
+
+def trx_samples(samples):
+    """A Sampler's (t, trx_gauges()) as (t, *gauges) rows, t rounded to
+    0.1 s; samples with no gauge at all (stock) left out."""
+    return [(round(t, 1),) + tuple(g) for t, g in samples if any(v is not None for v in g)]
+
+
+def gauge_summary(samples, name):
+    """{name_mean, name_max} of one TRX_GAUGES gauge over a point's
+    trx_samples(), without the first sample (taken while the client
+    connects its threads) and the last (it may follow the client's exit)
+    when there are three or more; None for both without a value."""
+    i = 1 + TRX_GAUGES.index(name)
+    vals = [s[i] for s in samples if s[i] is not None]
+    vals = vals[1:-1] if len(vals) >= 3 else vals
+    return {name + "_mean": sum(vals) / len(vals) if vals else None,
+            name + "_max": max(vals) if vals else None}
+
+
+def trx_sys_mutex_per_transaction(waits, transactions):
+    """trx_sys->mutex acquisitions (every instrumented lock is a wait in
+    performance_schema) and their wait time in microseconds per
+    transaction, from read_waits() over the point; None without
+    transactions or without the instrument's numbers."""
+    count, ms = waits.get("trx_sys_mutex_count"), waits.get("trx_sys_mutex_ms")
+    if not transactions or count is None or ms is None:
+        return {"trx_sys_mutex_per_txn": None, "trx_sys_mutex_us_per_txn": None}
+    return {"trx_sys_mutex_per_txn": count / transactions,
+            "trx_sys_mutex_us_per_txn": ms * 1e3 / transactions}
 
 
 def deadlocks(server):

@@ -12,8 +12,9 @@ _SB_INTERVAL = re.compile(
 def sysbench(text):
     """Final report and per-interval lines of a sysbench run.
 
-    Returns a dict: tps, qps, writes (write queries), errors_per_s,
-    reconnects_per_s, lat_avg_ms,
+    Returns a dict: tps, qps, writes (write queries), errors (sysbench's
+    "ignored errors": every error of its --mysql-ignore-errors list, the
+    transaction restarted), errors_per_s, reconnects_per_s, lat_avg_ms,
     lat_min_ms, lat_max_ms,
     lat_pct (the percentile sysbench was asked for, e.g. 95), lat_pct_ms,
     total_time_s, transactions, intervals (list of dicts t, threads, tps, qps,
@@ -48,6 +49,7 @@ def sysbench(text):
     if found["writes"]:
         out["writes"] = int(found["writes"].group(1))
     if found["errors"]:
+        out["errors"] = int(found["errors"].group(1))
         out["errors_per_s"] = float(found["errors"].group(2))
     if found["reconnects"]:
         out["reconnects_per_s"] = float(found["reconnects"].group(2))

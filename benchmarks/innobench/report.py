@@ -1,6 +1,7 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
-"""Results directory: results.csv, intervals.csv, timeline.csv,
-tablestats.csv, explain.csv, plots/*.png, summary.md; sweep.md."""
+"""Results directory: results.csv, intervals.csv, trx_samples.csv,
+timeline.csv, tablestats.csv, explain.csv, plots/*.png, summary.md;
+sweep.md."""
 import csv
 import os
 import platform
@@ -10,12 +11,18 @@ from . import metrics, optimizer, stats
 from .server import aa_pairs
 
 FIELDS = ["rep", "order", "server", "workload", "dataset", "isolation", "threads", "throughput",
-          "unit", "qps", "lat_avg_ms", "p95_ms", "p99_ms", "errors_per_s", "reconnects_per_s",
-          "deadlocks_per_s", "transactions", "writes", "server_cpus", "wall_s",
+          "unit", "qps", "lat_avg_ms", "p95_ms", "p99_ms", "errors_per_s", "errors",
+          "reconnects_per_s", "deadlocks_per_s", "transactions", "writes", "server_cpus", "wall_s",
           "handler_reads_per_txn", "page_reads_per_txn",
           "cpu_server", "cpu_clients", "cpu_us_per_txn", "steal_pct", "steal_high",
-          "trx_sys_mutex_count", "trx_sys_mutex_ms",
-          "index_lock_count", "index_lock_ms", "top_waits", "report_s", "hll_max",
+          "trx_sys_mutex_count", "trx_sys_mutex_ms", "trx_sys_mutex_per_txn",
+          "trx_sys_mutex_us_per_txn",
+          "index_lock_count", "index_lock_ms", "top_waits",
+          # The fork's active transaction set and throttling (empty on stock):
+          # gauges sampled once a second (trx_samples.csv), counters' deltas.
+          "active_rw_ids_mean", "active_rw_ids_max", "throttling_waiting_mean",
+          "throttling_waiting_max"] + list(metrics.THROTTLING_COUNTERS) + [
+          "report_s", "hll_max",
           "page_splits", "splits_per_insert", "check", "blink_counters",
           # What the variance fixes waited for (variance.py), per group:
           "pending_mb", "writeback_s", "writeback", "warm_s", "warm_pages",
@@ -60,6 +67,20 @@ def write_intervals(path, rows):
         dict(zip(INTERVAL_FIELDS, [r["server"], r["workload"], r["isolation"], r["threads"],
                                    r["rep"]] + list(sample)))
         for r in rows for sample in r.get("intervals") or ()])
+
+
+TRX_SAMPLE_FIELDS = ["server", "workload", "isolation", "threads", "rep", "t_s"] + \
+    list(metrics.TRX_GAUGES)
+
+
+def write_trx_samples(path, rows):
+    """trx_samples.csv: every point's once-a-second samples of the fork's
+    gauges (metrics.TRX_GAUGES), t_s from the client's start; none for a
+    server without them (stock)."""
+    _write_dicts(path, TRX_SAMPLE_FIELDS, [
+        dict(zip(TRX_SAMPLE_FIELDS, [r["server"], r["workload"], r["isolation"], r["threads"],
+                                     r["rep"]] + list(sample)))
+        for r in rows for sample in r.get("trx_samples") or ()])
 
 
 def read_csv(path):
@@ -298,10 +319,68 @@ def _plot_median(ax, pts, server, field):
                     marker="o", capsize=3, label=server)
 
 
+def trx_series(rows, servers):
+    """What plots/<workload>-<iso>-trx.png draws: {(workload, iso): [(threads,
+    [(server, rep, t, active_rw_ids, throttling_waiting)])]}, per point the
+    repetitions of every server that sampled the fork's gauges (None where
+    a gauge is missing), in the ladder's and the servers' order; points and
+    groups with no samples left out (stock alone: no plot)."""
+    out = {}
+    rw, waiting = (1 + metrics.TRX_GAUGES.index(g) for g in ("active_rw_ids", "throttling_waiting"))
+    for (workload, iso, threads), by_server in points(rows).items():
+        lines = []
+        for s in servers:
+            for r in by_server.get(s, []):
+                samples = r.get("trx_samples") or ()
+                if samples:
+                    lines.append((s, r["rep"], [x[0] for x in samples], [x[rw] for x in samples],
+                                  [x[waiting] for x in samples]))
+        if lines:
+            out.setdefault((workload, iso), []).append((threads, lines))
+    return out
+
+
+def _plot_trx(plt, outdir, rows, servers):
+    """plots/<workload>-<iso>-trx.png (trx_series): one column per thread
+    count, the active read-write set on top and the transactions queued
+    for a throttling slot below, against seconds since the client started;
+    one colour per server, one line per repetition."""
+    colors = {s: "C%d" % (i % 10) for i, s in enumerate(servers)}
+    made = []
+    for (workload, iso), pts in trx_series(rows, servers).items():
+        fig, axes = plt.subplots(2, len(pts), figsize=(4 * len(pts) + 1, 6), sharex="col",
+                                 squeeze=False)
+        for col, (threads, lines) in enumerate(pts):
+            labelled = set()
+            for server, rep, ts, rw, waiting in lines:
+                for ax, ys in ((axes[0][col], rw), (axes[1][col], waiting)):
+                    ax.plot(ts, [float("nan") if y is None else y for y in ys],
+                            color=colors[server], alpha=0.8,
+                            label=None if server in labelled else server)
+                labelled.add(server)
+            axes[0][col].set_title("%d threads" % threads)
+            axes[1][col].set_xlabel("seconds")
+            axes[0][col].legend(fontsize=7)
+            for ax in (axes[0][col], axes[1][col]):
+                ax.grid(True, alpha=0.3)
+        axes[0][0].set_ylabel("active read-write transactions")
+        axes[1][0].set_ylabel("queued for a throttling slot")
+        fig.suptitle("%s, %s: the fork's active transaction set, once a second"
+                     " (one line per repetition)" % (workload, iso))
+        name = "%s-%s-trx.png" % (workload, iso)
+        fig.tight_layout()
+        fig.savefig(os.path.join(outdir, "plots", name), dpi=90)
+        plt.close(fig)
+        made.append(name)
+    return made
+
+
 def plot(outdir, rows, timelines, servers):
     """plots/<workload>-<iso>.png (throughput, P95 and server CPU per
-    transaction against threads, one line per server) and
-    plots/long-report.png.  Returns the file names."""
+    transaction against threads, one line per server),
+    plots/<workload>-<iso>-trx.png (the fork's active transaction set over
+    each point, _plot_trx) and plots/long-report.png.  Returns the file
+    names."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -331,6 +410,7 @@ def plot(outdir, rows, timelines, servers):
         fig.savefig(os.path.join(outdir, "plots", name), dpi=90)
         plt.close(fig)
         made.append(name)
+    made += _plot_trx(plt, outdir, rows, servers)
     if timelines:
         fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(10, 6), sharex=True)
         for tl in timelines:
@@ -475,6 +555,63 @@ def errors_lines(rows, servers):
     if not out:
         return ["No client errors, deadlocks or reconnects at any point."]
     return ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)] + out
+
+
+def throttling_per_repetition(row):
+    """(requests that queued for a slot per slot granted, a queued
+    request's mean wait in ms) from one repetition's throttling counters;
+    None for either without its denominator (nothing admitted, nothing
+    queued, stock).  A request that timed out queued but was not admitted:
+    the share can exceed 1 when most do."""
+    admitted, waits, wait_us = (None if row.get(f) in (None, "") else float(row[f])
+                                for f in ("throttling_admitted", "throttling_waits",
+                                          "throttling_wait_time_us"))
+    share = waits / admitted if admitted and waits is not None else None
+    mean_ms = wait_us / waits / 1e3 if waits and wait_us is not None else None
+    return share, mean_ms
+
+
+def _median_cell(values, fmt):
+    return fmt % stats.summarize(values)["median"] if values else "-"
+
+
+def _gauge_cell(rows, gauge):
+    """'median of the repetitions' means / largest max' of a gauge."""
+    means, maxes = _vals(rows, gauge + "_mean"), _vals(rows, gauge + "_max")
+    return "%.1f / %.0f" % (stats.summarize(means)["median"], max(maxes)) if means else "-"
+
+
+TRX_HEAD = ["workload", "iso", "threads", "server", "active rw ids mean / max",
+            "queued for a slot mean / max", "waits / admitted", "wait ms per wait",
+            "throttling timeouts", "trx_sys_mutex per txn", "trx_sys_mutex us per txn"]
+
+
+def trx_lines(rows, servers):
+    """Per point and server with any such number, every repetition counted
+    (also those left out of the ratios): the fork's active read-write set
+    and its queue for a throttling slot (median of the repetitions' means /
+    largest sample), waits per admission and a queued request's mean wait
+    (throttling_per_repetition, medians), the
+    throttling timeouts (all repetitions together), trx_sys->mutex
+    acquisitions and wait per transaction (medians).  [] if no row has any."""
+    out = []
+    for (workload, iso, threads), by_server in points(rows).items():
+        for s in servers:
+            mine = by_server.get(s, [])
+            per_rep = [throttling_per_repetition(r) for r in mine]
+            timeouts = _vals(mine, "throttling_timeouts")
+            cells = [_gauge_cell(mine, "active_rw_ids"), _gauge_cell(mine, "throttling_waiting"),
+                     _median_cell([100 * a for a, _ in per_rep if a is not None], "%.1f %%"),
+                     _median_cell([b for _, b in per_rep if b is not None], "%.2f"),
+                     "%.0f" % sum(timeouts) if timeouts else "-",
+                     _median_cell(_vals(mine, "trx_sys_mutex_per_txn"), "%.2f"),
+                     _median_cell(_vals(mine, "trx_sys_mutex_us_per_txn"), "%.2f")]
+            if any(c != "-" for c in cells):
+                out.append("| %s | %s | %d | %s | %s |" % (workload, iso, threads, s,
+                                                          " | ".join(cells)))
+    if not out:
+        return []
+    return ["| " + " | ".join(TRX_HEAD) + " |", "|" + "---|" * len(TRX_HEAD)] + out
 
 
 def sweep_lines(runs, servers, baseline="stock"):
@@ -648,6 +785,20 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
                       " as the throughput; lower is better." % (title, source),
                       ""] + summary_table(rows, servers, base, refused, field)
     lines += ["", "## Client errors, deadlocks and reconnects", ""] + errors_lines(rows, servers)
+    trx = trx_lines(rows, servers)
+    if trx:
+        lines += ["", "## Transactions in flight, throttling and trx_sys->mutex", "",
+                  "The fork's `Innodb_trx_active_rw_ids` (the read-write set every read view"
+                  " copies) and `Innodb_trx_throttling_waiting`, sampled once a second during"
+                  " each point (`trx_samples.csv`; mean and max without the first and last"
+                  " sample): median of the repetitions' means / largest sample. From the"
+                  " `Innodb_trx_throttling_*` counters over the point: requests that queued for"
+                  " a slot per slot granted and a queued request's mean wait (medians), the"
+                  " timeouts (error 1637: sysbench restarted the transaction and counted an"
+                  " error) of all repetitions. trx_sys->mutex: acquisitions and their wait"
+                  " (performance_schema) per transaction, medians. Every repetition counted;"
+                  " `-`: the server has no such variable (stock) or nothing to divide by.",
+                  ""] + trx
     if any(_steal_high([r]) for r in rows):
         lines += ["", "† steal time above %.0f %% in at least one repetition (Variance controls)."
                   % metrics.STEAL_LIMIT_PCT]

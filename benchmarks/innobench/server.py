@@ -2,9 +2,10 @@
 """The servers a benchmark compares, and their life cycle.
 
 A server is a build (stock or fork, release or debug) plus the fork's
-switches.  Every server gets the same my.cnf apart from those switches, its
-own data directory, and a saved copy of each prepared data set, restored
-before every measured group so that all servers start from identical data."""
+switches and the mysqld options its name carries (stock+innodb_thread_concurrency=16).
+Every server gets the same my.cnf apart from those, its own data directory,
+and a saved copy of each prepared data set, restored before every measured
+group so that all servers start from identical data."""
 import os
 import re
 import shutil
@@ -29,28 +30,85 @@ def fork_switches(path=SWITCHES_CNF):
     return out
 
 
+# A server name may carry mysqld options for that server alone:
+# BASE+option=value[+option=value...], e.g. fork+innodb_trx_throttling=32.
+# The whole name is a directory, a CSV value, a plot legend and a table
+# cell, its socket path, and a trailing -<digits> marks an A/A twin
+# (aa_pairs): so an option is lower case, digits and underscores (mysqld
+# reads - and _ alike; one spelling keeps one server one name), a value
+# letters, digits, '.' and '_' -- no '-', ',' (--servers' and sysbench's
+# list separator), '/', '|', spaces or quotes.
+OPTION_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
+OPTION_VALUE = re.compile(r"^[A-Za-z0-9_.]+$")
+# Written by Server.write_cnf for each server: an option must not move
+# a server onto another's files or port.
+RESERVED_OPTIONS = ("user", "datadir", "socket", "port", "bind_address", "log_error",
+                    "pid_file", "lc_messages_dir", "secure_file_priv")
+# Options only the fork has (besides its switches): stock would refuse to start.
+FORK_ONLY_OPTIONS = ("innodb_trx_throttling", "innodb_trx_throttling_timeout")
+
+
+def parse_name(name):
+    """'fork+innodb_trx_throttling=32' -> ('fork', {'innodb_trx_throttling':
+    '32'}), options in the name's order.  ValueError, naming the part, for
+    a malformed name."""
+    base, *parts = name.split("+")
+    if not base:
+        raise ValueError("server %r: no server before '+' (stock+option=value)" % name)
+    options = {}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        if not eq or not key:
+            raise ValueError("server %r: %r is not option=value" % (name, part))
+        if not OPTION_NAME.match(key):
+            raise ValueError("server %r: option %r: lower-case letters, digits and underscores"
+                             " (innodb_thread_concurrency, not innodb-thread-concurrency)"
+                             % (name, key))
+        if not OPTION_VALUE.match(value):
+            raise ValueError("server %r: value %r of %s: letters, digits, '.' and '_' only"
+                             % (name, value, key))
+        if key in RESERVED_OPTIONS:
+            raise ValueError("server %r: %s is the harness's, set per server" % (name, key))
+        if key in options:
+            raise ValueError("server %r: %s given twice" % (name, key))
+        options[key] = value
+    return base, options
+
+
 def server_specs(names, fork_build="release", switches=None):
     """Turn names into specs: stock, fork (all switches on) and
-    fork-no-<switch without innodb_> (one switch off).  'ablations' expands
-    to every fork-no-* server; a name given twice gives an A/A twin (stock,
-    stock: stock and stock-2).  Returns a list of dicts name, build, switches."""
+    fork-no-<switch without innodb_> (one switch off), each optionally
+    with +option=value mysqld options of its own (parse_name).
+    'ablations' expands to every fork-no-* server; a name given twice gives
+    an A/A twin (stock, stock: stock and stock-2; fork+x=1 twice: fork+x=1
+    and fork+x=1-2).  Returns a list of dicts name, build, switches, options."""
     switches = fork_switches() if switches is None else switches
     ablation = {"fork-no-" + s[len("innodb_"):].replace("_", "-"): s for s in switches}
     out = []
     for name in names:
-        if name == "ablations":
+        base, options = parse_name(name)
+        if base == "ablations":
+            if options:
+                raise ValueError("server %r: ablations takes no options; name each one"
+                                 " (fork-no-btree-blink+option=value)" % name)
             out += server_specs(sorted(ablation), fork_build, switches)
-        elif name == "stock":
-            out.append({"name": name, "build": ("stock", "release"), "switches": {}})
-        elif name == "fork":
-            out.append({"name": name, "build": ("fork", fork_build), "switches": dict(switches)})
-        elif name in ablation:
+            continue
+        if base == "stock":
+            spec = {"build": ("stock", "release"), "switches": {}}
+            fork_only = [k for k in options if k in switches or k in FORK_ONLY_OPTIONS]
+            if fork_only:
+                raise ValueError("server %r: stock has no %s (the fork's)" % (name, fork_only[0]))
+        elif base == "fork":
+            spec = {"build": ("fork", fork_build), "switches": dict(switches)}
+        elif base in ablation:
             sw = dict(switches)
-            sw[ablation[name]] = "OFF"
-            out.append({"name": name, "build": ("fork", fork_build), "switches": sw})
+            sw[ablation[base]] = "OFF"
+            spec = {"build": ("fork", fork_build), "switches": sw}
         else:
-            raise ValueError("unknown server %r: stock, fork, ablations or one of %s"
+            raise ValueError("unknown server %r: stock, fork, ablations or one of %s, optionally"
+                             " with +option=value (fork+innodb_trx_throttling=32)"
                              % (name, ", ".join(sorted(ablation))))
+        out.append(dict(spec, name=name, options=options))
     # A name given again is an A/A twin: the same build and switches under
     # the name <name>-2 (-3, ...), with its own directory, data and port.
     seen = {}
@@ -110,6 +168,20 @@ def base_cnf(opts):
     return cnf
 
 
+def with_options(cnf, options):
+    """cnf with a server's own options (parse_name) replacing the shared
+    ones, whichever of - and _ a shared one was spelled with: mysqld reads
+    both, and of two lines the last would win silently."""
+    out = {k: v for k, v in cnf.items() if k.replace("-", "_") not in options}
+    out.update(options)
+    return out
+
+
+# sun_path of a Unix socket holds 108 bytes with the final NUL; mysqld
+# refuses a longer --socket.
+SOCKET_PATH_MAX = 107
+
+
 class Server:
     def __init__(self, spec, workdir, port, cnf, prefix=(), log=print):
         self.name = spec["name"]
@@ -122,7 +194,11 @@ class Server:
         self.cnf_path = os.path.join(self.dir, "my.cnf")
         self.errlog = os.path.join(self.dir, "mysqld.err")
         self.port = port
-        self.cnf = dict(cnf, **spec["switches"])
+        self.cnf = with_options(dict(cnf, **spec["switches"]), spec.get("options", {}))
+        if len(self.sock) > SOCKET_PATH_MAX:
+            raise ValueError("%s: socket path %s is %d bytes, at most %d: a shorter server name"
+                             " or --workdir" % (self.name, self.sock, len(self.sock),
+                                                SOCKET_PATH_MAX))
         self.prefix = list(prefix)
         self.proc = None
         self.log = log

@@ -63,6 +63,8 @@ def check(outdir):
             errors.append("%s: steal, warm-up or settle not recorded" % where)
         if r["workload"] == "oltp_read_write" and not int(r["trx_sys_mutex_count"] or 0) > 0:
             errors.append("%s: no trx_sys_mutex waits counted" % where)
+        if r["workload"] == "oltp_read_write" and not float(r["trx_sys_mutex_per_txn"] or 0) > 0:
+            errors.append("%s: no trx_sys_mutex acquisitions per transaction" % where)
         if r["workload"] == "split-insert" and not int(r["page_splits"] or 0) > 0:
             errors.append("%s: no page splits" % where)
         if (r["workload"] == "split-insert" and r["server"] == "fork"
@@ -88,6 +90,9 @@ def check(outdir):
         if samples.get(key, 0) < seconds.get(key[0], p["time"]) - 1:
             errors.append("intervals.csv: %d per-second samples of %s, expected %d"
                           % (samples.get(key, 0), key, seconds.get(key[0], p["time"])))
+    # The fork's active transaction set: the file always, its rows where
+    # the build has Innodb_trx_active_rw_ids.
+    report.read_csv(os.path.join(outdir, "trx_samples.csv"))
     timeline = report.read_csv(os.path.join(outdir, "timeline.csv"))
     if not any(t["series"] == "hll" for t in timeline):
         errors.append("timeline.csv has no history list length samples")
@@ -100,7 +105,8 @@ def check(outdir):
                    "All checks passed.", "## Split-heavy inserts", "## Long report",
                    "## Optimizer statistics", "## Server CPU per transaction",
                    "## Variance controls", "- same rows: the sysbench data set",
-                   "## P95 latency", "## P99 latency", "## Client errors, deadlocks and reconnects"):
+                   "## P95 latency", "## P99 latency", "## Client errors, deadlocks and reconnects",
+                   "## Transactions in flight, throttling and trx_sys->mutex"):
         if needle not in summary:
             errors.append("summary.md lacks %r" % needle)
     errors += check_metadata(outdir)

@@ -6,7 +6,9 @@ Each mutation below is a small wrong change a reviewer could miss: CPU time
 from utime alone or from the clients, not divided by wall time, CPU per
 transaction from NEW_ORDER alone, a limit's `>` turned into `>=`, the
 server order never alternated, a variance fix never called, the interval
-or its correction computed wrongly.  The harness's tests (discovered in
+or its correction computed wrongly, a server's own options lost, the
+throttling counters or trx_sys->mutex not per point or transaction,
+sysbench's ignore list replaced.  The harness's tests (discovered in
 this folder, the mutation checker itself left out) run against a copy of
 benchmarks/ with one mutation applied; a test must fail.  Prints one line a
 mutation and "mutations: N killed, N survived", where every verdict but
@@ -95,6 +97,35 @@ MUTATIONS = [
      '(metrics.deadlocks(server) - deadlocks) / row["wall_s"]', "(metrics.deadlocks(server) - deadlocks)"),
     ("cpu sweep ratios not corrected", "report.py",
      "len(pts) * len(runs) * sum((baseline, s) not in pairs for s in others))", "1)"),
+    # Transaction throttling: server variants, the active set, trx_sys->mutex, 1637.
+    ("a server's options not in its cnf", "server.py", "    out.update(options)\n", ""),
+    ("shared option kept beside a server's own", "server.py",
+     'if k.replace("-", "_") not in options', "if k not in options"),
+    ("'-' allowed in an option value", "server.py",
+     'OPTION_VALUE = re.compile(r"^[A-Za-z0-9_.]+$")', 'OPTION_VALUE = re.compile(r"^[A-Za-z0-9_.-]+$")'),
+    ("harness's own options overridable", "server.py", "if key in RESERVED_OPTIONS:", "if False:"),
+    ("active set mean with the first and last sample", "metrics.py",
+     "vals = vals[1:-1] if len(vals) >= 3 else vals", "vals = vals"),
+    ("stock's empty samples kept", "metrics.py", "if any(v is not None for v in g)", "if True"),
+    ("throttling counters not deltas", "metrics.py", "after[c] - before.get(c, 0)", "after[c]"),
+    ("trx_sys mutex not per transaction", "metrics.py",
+     '"trx_sys_mutex_per_txn": count / transactions', '"trx_sys_mutex_per_txn": count'),
+    ("trx_sys mutex wait in ms per transaction", "metrics.py",
+     "ms * 1e3 / transactions", "ms / transactions"),
+    ("sysbench's own ignore list replaced", "workloads.py",
+     "list(SYSBENCH_IGNORED_ERRORS) + [THROTTLING_TIMEOUT]", "[THROTTLING_TIMEOUT]"),
+    ("1637 not ignored", "workloads.py",
+     "list(SYSBENCH_IGNORED_ERRORS) + [THROTTLING_TIMEOUT]", "list(SYSBENCH_IGNORED_ERRORS)"),
+    ("split inserts stop at 1637", "workloads.py",
+     'extra = ignored_errors(extra) if command == "run" else list(extra)\n        return',
+     "extra = list(extra)\n        return"),
+    ("prepare ignores errors", "workloads.py",
+     'extra = ignored_errors(extra) if command == "run" else list(extra)\n    return',
+     "extra = ignored_errors(extra)\n    return"),
+    ("error count from the rate", "parse.py", 'out["errors"] = int(found["errors"].group(1))',
+     'out["errors"] = int(float(found["errors"].group(2)))'),
+    ("queue wait not per queued request", "report.py", "wait_us / waits / 1e3", "wait_us / 1e3"),
+    ("waits per admission inverted", "report.py", "share = waits / admitted", "share = admitted / waits"),
 ]
 
 

@@ -372,6 +372,27 @@ void link_without_downlink(dict_index_t *index, buf_block_t *block,
   btr_page_set_next(page, nullptr, new_block->page.id.page_no(), mtr);
 }
 
+#ifdef UNIV_DEBUG
+/** IS3, asserted: the pages the outermost leveled split of this thread and
+its re-splits (SP5) flagged, the only flagged pages they may split. */
+thread_local std::vector<page_no_t> t_flagged_here;
+thread_local int t_split_depth;
+
+struct Split_depth {
+  Split_depth() {
+    if (t_split_depth++ == 0) {
+      t_flagged_here.clear();
+    }
+  }
+  ~Split_depth() { --t_split_depth; }
+};
+
+bool flagged_here(page_no_t page_no) {
+  return std::find(t_flagged_here.begin(), t_flagged_here.end(), page_no) !=
+         t_flagged_here.end();
+}
+#endif /* UNIV_DEBUG */
+
 }  // namespace
 
 rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
@@ -396,6 +417,12 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   ut_ad(!page_is_empty(page));
   /* R1: a root is raised, never split. */
   ut_ad(block->page.id.page_no() != dict_index_get_page(index));
+  /* IS3: a flagged page is split again only by the split that flagged it
+  (SP5); others finish its split first (FS1, PARENT_FIRST, X2). */
+  ut_d(Split_depth depth);
+  ut_ad(!leveled ||
+        !(page_blink_get_flags(page) & PAGE_BLINK_INCOMPLETE_SPLIT) ||
+        flagged_here(block->page.id.page_no()));
 
   if (*heap == nullptr) {
     *heap = mem_heap_create(1024, UT_LOCATION_HERE);
@@ -490,10 +517,12 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
     page_blink_set_flags(new_block, old_flags, mtr);
     page_blink_set_flags(block, old_flags | PAGE_BLINK_INCOMPLETE_SPLIT, mtr);
     btr_blink_split_made(index, block->page.id.page_no());
+    ut_d(t_flagged_here.push_back(block->page.id.page_no()));
     if (old_flags & PAGE_BLINK_INCOMPLETE_SPLIT) {
       /* SP5: a flagged page split again; its new right half inherited the
       flag and is published after it. */
       btr_blink_split_made(index, new_block->page.id.page_no());
+      ut_d(t_flagged_here.push_back(new_block->page.id.page_no()));
     }
   } else if (DBUG_EVALUATE_IF("blink_split_incomplete", true, false) ||
              DBUG_EVALUATE_IF("blink_corrupt_incomplete_flag", true, false)) {

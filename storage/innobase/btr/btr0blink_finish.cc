@@ -57,10 +57,17 @@ struct Leveled_splits {
   struct Pending {
     page_no_t page_no;
     bool own;
+    /** Reserves with FSP_CLEANING: a split found on the way (FS1, X2), or
+    a parent split made while publishing one, which is part of finishing
+    it. */
+    bool cleaning;
   };
   /** Pages to publish, in the order they were split; the splits of others
   met on the way go in front. */
   std::deque<Pending> flagged;
+  /** Pending::cleaning of the page publish_all() is publishing, which a
+  parent split made meanwhile inherits (btr_blink_split_made()). */
+  bool publishing_cleaning{false};
   /** FS1: flagged pages a row insert met without splitting them: the leaf
   it went to and a page its descent passed (moved right from or descended
   through). */
@@ -128,7 +135,9 @@ bool is_flagged(const page_t *page) {
 /** The child page a node pointer record names. */
 page_no_t child_of(const rec_t *node_ptr, const dict_index_t *index) {
   mem_heap_t *heap = nullptr;
-  const ulint *offsets = rec_get_offsets(node_ptr, index, nullptr,
+  ulint offsets_[REC_OFFS_NORMAL_SIZE];
+  rec_offs_init(offsets_);
+  const ulint *offsets = rec_get_offsets(node_ptr, index, offsets_,
                                          ULINT_UNDEFINED, UT_LOCATION_HERE,
                                          &heap);
   const page_no_t child = btr_node_ptr_get_child_page_no(node_ptr, offsets);
@@ -467,15 +476,17 @@ bool publish_all(dict_index_t *index) {
       queue.clear();
       return false;
     }
-    const auto [page_no, own] = queue.front();
+    const auto [page_no, own, cleaning] = queue.front();
     page_no_t other = FIL_NULL;
     bool parent_split = false;
     /* Finishing a split found on the way (FS1, X2) may use the room
     stock keeps for deletes: a purge or rollback that must finish one
     first must not fail where stock's would not. */
+    t_splits.publishing_cleaning = cleaning;
     const Step step =
-        publish_one_level(index, page_no, own ? FSP_NORMAL : FSP_CLEANING,
+        publish_one_level(index, page_no, cleaning ? FSP_CLEANING : FSP_NORMAL,
                           &other, &parent_split);
+    t_splits.publishing_cleaning = false;
     DEBUG_SYNC_C("blink_split_level_published");
     switch (step) {
       case Step::NOT_FLAGGED:
@@ -494,7 +505,7 @@ bool publish_all(dict_index_t *index) {
         break;
       case Step::LEFT_FIRST:
       case Step::PARENT_FIRST:
-        queue.push_front({other, false});
+        queue.push_front({other, false, true});
         break;
       case Step::NO_SPACE:
         btr_blink_stats.cascades_interrupted.fetch_add(
@@ -511,7 +522,7 @@ it (FS1, X2).  The caller holds index->lock in S or X and no page latch.
 @return false if it could not be finished (no room in the tablespace) */
 bool finish_split(dict_index_t *index, page_no_t page_no) {
   ut_ad(t_splits.flagged.empty());
-  t_splits.flagged.push_back({page_no, false});
+  t_splits.flagged.push_back({page_no, false, true});
   return publish_all(index);
 }
 
@@ -537,7 +548,7 @@ bool btr_blink_split_leveled(const dict_index_t *index) {
 
 void btr_blink_split_made(const dict_index_t *index, page_no_t page_no) {
   ut_ad(btr_blink_split_leveled(index));
-  t_splits.flagged.push_back({page_no, true});
+  t_splits.flagged.push_back({page_no, true, t_splits.publishing_cleaning});
 }
 
 dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,

@@ -86,27 +86,44 @@ static void innofork_init() {
   trx_gate.set_limit(srv_trx_throttling);
 }
 
-/** innodb_trx_throttling T2: whose transactions are never throttled.
-System threads (replication appliers, the event scheduler, the server's own
-sessions), attachable transactions (data dictionary, GTID table), the data
-dictionary's tables, and statements that commit around themselves (DDL and
-administration: their transaction is their own). */
+/** innodb_trx_throttling T2: whose statements never ask for a slot.
+System threads (replication appliers, the event scheduler and its events,
+the server's own sessions), attachable transactions (data dictionary reads,
+the GTID table), the GTID table written in the user's session at commit,
+the data dictionary's tables, and statements that commit at their end (DDL
+and administration: their transaction is their own). */
 static bool trx_throttle_exempt(THD *thd, const dict_table_t *table) {
   return thd->system_thread != NON_SYSTEM_THREAD ||
          thd->is_attachable_transaction_active() ||
-         (table != nullptr && table->is_dd_table) ||
-         (sql_command_flags[thd_sql_command(thd)] & CF_AUTO_COMMIT_TRANS);
+         thd->is_operating_gtid_table_implicitly ||
+         thd->is_operating_substatement_implicitly || table->is_dd_table ||
+         stmt_causes_implicit_commit(thd, CF_IMPLICIT_COMMIT_END);
 }
 
-/** innodb_trx_throttling T1: a transaction that is not started in InnoDB,
-so holds no InnoDB lock, takes a slot when a statement first uses one of
-its InnoDB tables (external_lock, start_stmt, START TRANSACTION WITH
-CONSISTENT SNAPSHOT, where table is null), waiting if none is free.
+/** innodb_trx_throttling T1: whether trx may wait for a slot: it holds
+none, and no InnoDB lock or undo.  A transaction not started qualifies, and
+so does one started without a slot (by an exempt statement's data
+dictionary read, or by START TRANSACTION WITH CONSISTENT SNAPSHOT) while it
+is read-only and holds no lock: a read view at most, which nothing waits
+for. */
+static bool trx_throttle_may_wait(const trx_t *trx) {
+  if (trx->throttle_slot) {
+    return false;
+  }
+  /* The owner may test the lock list for emptiness without a latch
+  (trx_t::lock::trx_locks); a trx without undo gains no lock from others. */
+  return !trx_is_started(trx) ||
+         (trx->id == 0 && UT_LIST_GET_LEN(trx->lock.trx_locks) == 0);
+}
+
+/** innodb_trx_throttling T1: a transaction takes a slot when a statement
+first locks one of its InnoDB tables (external_lock, start_stmt) while it
+may wait (trx_throttle_may_wait()), waiting if none is free.
 @return DB_SUCCESS (admitted, or nothing to admit), DB_TOO_MANY_CONCURRENT_TRXS
 at innodb_trx_throttling_timeout, DB_INTERRUPTED if the session was killed */
 static dberr_t trx_throttle_admit(THD *thd, trx_t *trx,
                                   const dict_table_t *table) {
-  if (trx_gate.limit() == 0 || trx->throttle_slot || trx_is_started(trx) ||
+  if (trx_gate.limit() == 0 || !trx_throttle_may_wait(trx) ||
       trx_throttle_exempt(thd, table)) {
     return DB_SUCCESS;
   }

@@ -45,7 +45,7 @@ struct Stats {
   std::atomic<uint64_t> waits{0};
   /** Time spent queued, by every request that queued, in microseconds. */
   std::atomic<uint64_t> wait_time_us{0};
-  /** Requests that gave up at innodb_trx_throttling_timeout (T5). */
+  /** Requests that gave up at innodb_trx_throttling_timeout (T7). */
   std::atomic<uint64_t> timeouts{0};
   /** Requests that left the queue because their session was killed. */
   std::atomic<uint64_t> interrupted{0};

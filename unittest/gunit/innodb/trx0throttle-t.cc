@@ -77,6 +77,27 @@ TEST(trx_throttle, cap_holds_and_a_full_gate_times_out_at_once) {
   EXPECT_EQ(gate.stats().admitted.load(), 3u);
 }
 
+TEST(trx_throttle, try_enter_takes_only_a_free_slot_nobody_waits_for) {
+  Trx_gate gate;
+  EXPECT_FALSE(gate.try_enter());
+  gate.set_limit(1);
+  EXPECT_TRUE(gate.try_enter());
+  EXPECT_FALSE(gate.try_enter());
+  std::thread waiter([&] {
+    EXPECT_EQ(enter(gate), Result::ADMITTED);
+    gate.leave();
+  });
+  await_queued(gate, 1);
+  /* A slot freed by a raised limit goes to the waiter, not to try_enter(). */
+  gate.set_limit(2);
+  waiter.join();
+  EXPECT_TRUE(gate.try_enter());
+  gate.leave();
+  gate.leave();
+  EXPECT_EQ(gate.stats().active.load(), 0u);
+  EXPECT_EQ(gate.stats().admitted.load(), 3u);
+}
+
 TEST(trx_throttle, a_leaving_holder_hands_its_slot_over_in_queue_order) {
   Trx_gate gate;
   gate.set_limit(1);
