@@ -58,10 +58,10 @@ fi
 [ -n "${FAST_ARCH:-}" ] && exit 0
 
 # Python tests: the tree tool, the benchmark harness (no server).
-py_tests() {  # stage dir
-  local stage=$1 dir=$2 log=$FORK_BUILD_DIR/$1-tests.log n f sk
+py_tests() {  # stage dir [python]
+  local stage=$1 dir=$2 python=${3:-python3} log=$FORK_BUILD_DIR/$1-tests.log n f sk
   [ -d "$dir" ] || return 0
-  python3 -m unittest discover -s "$dir" > "$log" 2>&1
+  "$python" -m unittest discover -s "$dir" > "$log" 2>&1
   n=$(grep -oE '^Ran [0-9]+' "$log" | grep -oE '[0-9]+' || echo 0)
   f=$(grep -oE '(failures|errors)=[0-9]+' "$log" | grep -oE '[0-9]+' | awk '{s+=$1} END {print s+0}')
   sk=$(grep -oE 'skipped=[0-9]+' "$log" | grep -oE '[0-9]+' || echo 0)
@@ -71,4 +71,6 @@ py_tests() {  # stage dir
   info "$stage tests: $((n - f - sk)) passed, $f failed, $sk skipped"
 }
 py_tests tree "$FORK_ROOT/scripts/tests"
-py_tests harness "$FORK_ROOT/benchmarks/tests"
+# The harness's tests with the harness's interpreter (benchmarks/run:
+# Debian's, which has matplotlib for the plot tests).
+py_tests harness "$FORK_ROOT/benchmarks/tests" /usr/bin/python3

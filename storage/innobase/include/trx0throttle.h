@@ -153,7 +153,6 @@ class Trx_gate {
 
 #ifndef INNOFORK_STANDALONE
 struct trx_t;
-class THD;
 
 /** innodb_trx_throttling: the most user transactions active at once; 0 is
 off. */
