@@ -11,7 +11,7 @@ help:
 	@echo "make stop             stop the server started by make run"
 	@echo "make status           is it running?"
 	@echo "make test             fast tier, debug build, MTR (our suites + upstream smoke; our suites again"
-	@echo "                      with innodb_trx_throttling=4), harness smoke; ends 'N passed, N failed'"
+	@echo "                      with innodb_trx_throttling=3), harness smoke; ends 'N passed, N failed'"
 	@echo "make fast-test        the fast tier only: patch check and unit tests, seconds, no server"
 	@echo "make test-compat      builds stock and debug, then the data directory round trip stock -> fork"
 	@echo "                      with B-link tables -> stock, and stock (every innodb_force_recovery level)"

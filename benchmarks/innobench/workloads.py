@@ -360,7 +360,7 @@ def tpcc_row(out):
     errors = r["ops"].get("NEW_ORDER_ERR", {}).get("count") or 0
     return {"throughput": r["tpmC"], "unit": "tpmC", "lat_avg_ms": new_order.get("avg_ms"),
             "p95_ms": new_order.get("p95_ms"), "p99_ms": new_order.get("p99_ms"),
-            "transactions": new_order.get("count"),
+            "transactions": new_order.get("count"), "errors": errors,
             "all_transactions": sum(op["count"] or 0 for name, op in r["ops"].items()
                                     if not name.endswith("_ERR")),
             "errors_per_s": errors / new_order["takes_s"] if new_order.get("takes_s") else None,

@@ -84,7 +84,8 @@ struct Leveled_splits {
   no other thread writes it (IMPORT, Blink_finished_scope). */
   const dict_index_t *finished{nullptr};
   /** LO4: the root's segment headers (PAGE_BTR_SEG_LEAF, then _TOP) of
-  the index this thread last descended, copied under the root's latch;
+  the index of this thread's last writer's descent or level search, copied
+  under the root's latch;
   the index's id too, in case another index takes its memory.  A leveled
   split uses them only after a descent of its own operation (SP1: the
   insert's; the cascade's and FS1's: btr_blink_search_level()). */
@@ -682,7 +683,8 @@ void btr_blink_latch_right(btr_cur_t *cursor, mtr_t *mtr) {
 }
 
 void btr_blink_note_root(const dict_index_t *index, const page_t *root) {
-  /* Copied at every writer's descent, not once per index: IMPORT gives an
+  /* Copied at every writer's descent and level search, not once per
+  index: IMPORT gives an
   index (the same object, the same id) another root and other segments. */
   auto &segments = t_splits.segments;
   ut_ad(page_get_page_no(root) == dict_index_get_page(index));

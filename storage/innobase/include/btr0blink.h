@@ -317,7 +317,8 @@ its descent (btr_blink_note_root()).
 buf_block_t *btr_blink_page_alloc(dict_index_t *index, page_no_t hint,
                                   ulint level, mtr_t *mtr);
 
-/** LO4: a descent of index latched its root: copy the root's segment
+/** LO4: a writer's descent or a level search of index latched its root
+(readers do not call this): copy the root's segment
 headers for this thread's leveled splits (written when the index is
 created, or imported, and never changed while the index is in use). */
 void btr_blink_note_root(const dict_index_t *index, const page_t *root);
