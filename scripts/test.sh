@@ -32,6 +32,17 @@ bash "$FORK_ROOT/scripts/fast-tier.sh" "$results"
 if [ "${FAST_ONLY:-0}" = 1 ]; then summary; exit; fi
 
 # --- 2. debug build ---------------------------------------------------------
+# A cold debug build and its MTR run need about 14 GB (object tree 5, MTR's var
+# 3.5, ccache, the source); a full compiler /tmp fails many objects at once
+# with a message that hides the cause.  Benchmark data sets (build/bench, 3-5
+# GB per server) are the usual cause.
+need_gb=$([ -d "$(preset_obj debug)/runtime_output_directory" ] && echo 4 || echo 14)
+free_gb=$(( $(df -Pk "$FORK_ROOT/build" "${TMPDIR:-/tmp}" | awk 'NR>1 {print $4}' | sort -n | head -1) / 1048576 ))
+if [ "$free_gb" -lt "$need_gb" ]; then
+  info "ERROR: $free_gb GB free under build/ or ${TMPDIR:-/tmp}, the debug build and MTR need $need_gb:" \
+       "remove build/bench (benchmark data sets) or run make clean"
+  tally disk 0 1 0; summary; exit 1
+fi
 if ! bash "$FORK_ROOT/scripts/build.sh" debug; then
   tally build 0 1 0; summary; exit 1
 fi
