@@ -391,6 +391,15 @@ bool flagged_here(page_no_t page_no) {
   return std::find(t_flagged_here.begin(), t_flagged_here.end(), page_no) !=
          t_flagged_here.end();
 }
+
+/** Whether a test builds incomplete or corrupt splits on the exclusive
+path and keeps them (blink_flags, blink_validator): only then may a split
+under X find its page flagged (IS3, X2, X3). */
+bool keeps_incomplete_splits() {
+  return DBUG_EVALUATE_IF("blink_split_incomplete", true, false) ||
+         DBUG_EVALUATE_IF("blink_corrupt_incomplete_flag", true, false) ||
+         DBUG_EVALUATE_IF("blink_corrupt_no_downlink", true, false);
+}
 #endif /* UNIV_DEBUG */
 
 }  // namespace
@@ -420,9 +429,9 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   /* IS3: a flagged page is split again only by the split that flagged it
   (SP5); others finish its split first (FS1, PARENT_FIRST, X2). */
   ut_d(Split_depth depth);
-  ut_ad(!leveled ||
-        !(page_blink_get_flags(page) & PAGE_BLINK_INCOMPLETE_SPLIT) ||
-        flagged_here(block->page.id.page_no()));
+  ut_ad(!(page_blink_get_flags(page) & PAGE_BLINK_INCOMPLETE_SPLIT) ||
+        (leveled ? flagged_here(block->page.id.page_no())
+                 : keeps_incomplete_splits()));
 
   if (*heap == nullptr) {
     *heap = mem_heap_create(1024, UT_LOCATION_HERE);
@@ -662,8 +671,10 @@ bool btr_blink_merge_allowed(dict_index_t *index) {
   if (!index->blink) {
     return true;
   }
+  /* X3: not after X2 left a split unfinished. */
   const bool allowed =
-      rw_lock_get_writer(dict_index_get_lock(index)) == RW_LOCK_X;
+      rw_lock_get_writer(dict_index_get_lock(index)) == RW_LOCK_X &&
+      !btr_blink_change_refused(index);
   /* G0: the X is the merging thread's own (X1). */
   ut_ad(!allowed || rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
   return allowed;

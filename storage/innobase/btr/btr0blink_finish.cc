@@ -23,6 +23,9 @@ are in btr/README.blink.md, "Per-level splits". */
 #include "btr0blink.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
 #include <deque>
 
 #include "btr0btr.h"
@@ -83,6 +86,9 @@ struct Leveled_splits {
   /** X2 is not needed for this index: every split of it was finished and
   no other thread writes it (IMPORT, Blink_finished_scope). */
   const dict_index_t *finished{nullptr};
+  /** X3: the index whose exclusive path (this thread's X) met an
+  incomplete split it could not finish; its structure changes fail. */
+  const dict_index_t *unfinished{nullptr};
   /** LO4: the root's segment headers (PAGE_BTR_SEG_LEAF, then _TOP) of
   the index of this thread's last writer's descent or level search, copied
   under the root's latch;
@@ -484,9 +490,14 @@ bool publish_all(dict_index_t *index) {
     stock keeps for deletes: a purge or rollback that must finish one
     first must not fail where stock's would not. */
     t_splits.publishing_cleaning = cleaning;
+    /* Tests (blink_split_no_space): finishing the split of another finds
+    no room for its parent split, as on a full tablespace (FS3, X3). */
     const Step step =
-        publish_one_level(index, page_no, cleaning ? FSP_CLEANING : FSP_NORMAL,
-                          &other, &parent_split);
+        !own && DBUG_EVALUATE_IF("blink_finish_no_space", true, false)
+            ? Step::NO_SPACE
+            : publish_one_level(index, page_no,
+                                cleaning ? FSP_CLEANING : FSP_NORMAL, &other,
+                                &parent_split);
     t_splits.publishing_cleaning = false;
     DEBUG_SYNC_C("blink_split_level_published");
     switch (step) {
@@ -525,6 +536,26 @@ bool finish_split(dict_index_t *index, page_no_t page_no) {
   ut_ad(t_splits.flagged.empty());
   t_splits.flagged.push_back({page_no, false, true});
   return publish_all(index);
+}
+
+/** X3's message, at most once a minute: purge retries a refused change
+every 50 ms (BTR_CUR_RETRY_SLEEP_TIME_MS). */
+void warn_unfinished(const dict_index_t *index, page_no_t page_no) {
+  static std::atomic<int64_t> last_s{INT64_MIN / 2};
+  const int64_t now_s = std::chrono::duration_cast<std::chrono::seconds>(
+                            std::chrono::steady_clock::now().time_since_epoch())
+                            .count();
+  int64_t last = last_s.load(std::memory_order_relaxed);
+  if (now_s - last < 60 ||
+      !last_s.compare_exchange_strong(last, now_s, std::memory_order_relaxed)) {
+    return;
+  }
+  ib::warn() << "B-link index " << index->name() << " of table "
+             << index->table->name << ": the incomplete split of page "
+             << page_no << " could not be finished (no room in the"
+             << " tablespace); structure changes on its path fail until it"
+             << " is (Innodb_btree_blink_changes_refused counts them; this"
+             << " message is printed at most once a minute)";
 }
 
 void release_holder() {
@@ -724,8 +755,10 @@ void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
   ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
   btr_blink_stats.exclusive_paths.fetch_add(1, std::memory_order_relaxed);
   if (t_splits.finished == index) {
+    /* btr_blink_finish_all() of the scope set X3's mark. */
     return;
   }
+  t_splits.unfinished = nullptr;
   const space_id_t space = dict_index_get_space(index);
   const page_size_t page_size = dict_table_page_size(index->table);
 
@@ -775,13 +808,10 @@ void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
         mtr.commit();
         if (flagged) {
           if (!finish_split(index, sibling)) {
-            /* No room to finish it (FS3): the exclusive path goes on;
-            a merge that needs this page's father fails as stock's
-            would on a corrupt tree, and the error log says why. */
-            ib::error() << "B-link index " << index->name() << " of table "
-                        << index->table->name << ": the incomplete split of"
-                        << " page " << sibling << " could not be finished"
-                        << " before a structure change";
+            /* X3: no room to finish it (FS3); the structure change that
+            follows fails as on a full tablespace. */
+            t_splits.unfinished = index;
+            warn_unfinished(index, sibling);
             return;
           }
           restart = true;
@@ -807,6 +837,7 @@ ulint btr_blink_finish_all(dict_index_t *index) {
   ut_ad(index->blink);
   ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
   ulint n = 0;
+  t_splits.unfinished = nullptr;
   mtr_t mtr;
   mtr.start();
   const page_t *root = buf_block_get_frame(
@@ -840,17 +871,50 @@ ulint btr_blink_finish_all(dict_index_t *index) {
       const bool flagged = is_flagged(page);
       const page_no_t next = btr_page_get_next(page, &mtr);
       mtr.commit();
-      if (flagged && finish_split(index, page_no)) {
-        ++n;
-        /* The page and its right half are complete now; the walk goes on
-        from the page, whose right link may name a new page. */
-        continue;
+      if (flagged) {
+        if (finish_split(index, page_no)) {
+          ++n;
+          /* The page and its right half are complete now; the walk goes
+          on from the page, whose right link may name a new page. */
+          continue;
+        }
+        /* One that could not be finished (FS3) is left to the checks;
+        the structure changes of a Blink_finished_scope fail (X3). */
+        t_splits.unfinished = index;
       }
-      /* One that could not be finished (FS3) is left to the checks. */
       page_no = next;
     }
   }
   return n;
+}
+
+bool btr_blink_change_refused(dict_index_t *index) {
+  /* A leveled split (S) is never refused: it finishes what it meets
+  itself (IS3), and the mark may be left from an earlier exclusive path of
+  this thread, which is cleared at the next one (X2). */
+  const bool refused =
+      t_splits.unfinished == index && !btr_blink_split_leveled(index);
+  ut_ad(!refused || rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
+  if (refused) {
+    btr_blink_stats.changes_refused.fetch_add(1, std::memory_order_relaxed);
+  }
+  return refused;
+}
+
+bool btr_blink_exclusive_moves_right(dict_index_t *index,
+                                     const page_t *page, const dtuple_t *tuple,
+                                     page_cur_mode_t mode, mtr_t *mtr) {
+  /* After a complete X2 the node pointers lead to the key: no page on the
+  path lacks one. */
+  if (t_splits.unfinished != index || tuple == nullptr) {
+    return false;
+  }
+  ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
+  if (!btr_blink_right_of_high_key(index, page, tuple, mode, mtr)) {
+    return false;
+  }
+  btr_blink_stats.move_rights.fetch_add(1, std::memory_order_relaxed);
+  return true;
 }
 
 Blink_finished_scope::Blink_finished_scope(dict_index_t *index)

@@ -39,6 +39,16 @@ btr/README.blink.md, "Descent with move-right". */
 
 namespace {
 
+/** D3: whether a search in mode for a tuple that compares cmp with a
+page's high key goes right.  On a tuple equal to the high key, GE and L
+stay (every record of the page is below the high key, and a prefix tuple
+equal to a longer high key may match records of this page); G and LE go
+right, where records equal to the high key are.  The stock descent's
+non-leaf modes (L for GE, LE for G) give the same answers. */
+bool goes_right(int cmp, page_cur_mode_t mode) {
+  return cmp > 0 || (cmp == 0 && (mode == PAGE_CUR_G || mode == PAGE_CUR_LE));
+}
+
 /** A page latched by the descent and where its latch sits in the mtr. */
 struct Latched {
   buf_block_t *block{nullptr};
@@ -301,12 +311,7 @@ bool Blink_descent::above_high_key(const Latched &l) {
   const int cmp = cmp_dtuple_rec_with_match_low(
       m_tuple, hk, m_index, m_offsets, dtuple_get_n_fields_cmp(m_tuple),
       &matched);
-  /* D3: on a tuple equal to the high key, GE and L stay (every record of
-  the page is below the high key, and a prefix tuple equal to a longer
-  high key may match records of this page); G and LE go right, where
-  records equal to the high key are. */
-  const bool right =
-      cmp > 0 || (cmp == 0 && (m_mode == PAGE_CUR_G || m_mode == PAGE_CUR_LE));
+  const bool right = goes_right(cmp, m_mode);
   /* The high key bounds the page's keys from above and the right
   sibling's from below (HK2, HK3): it replaces the bound the parent gave.
   Callers read the matched fields as matches with the records around the
@@ -638,3 +643,28 @@ bool btr_blink_open_at_side(bool from_left, dict_index_t *index,
   return true;
 }
 
+bool btr_blink_right_of_high_key(const dict_index_t *index, const page_t *page,
+                                 const dtuple_t *tuple, page_cur_mode_t mode,
+                                 mtr_t *mtr) {
+  if (btr_page_get_next(page, mtr) == FIL_NULL) {
+    return false;
+  }
+  const rec_t *hk = page_blink_get_hk_rec(page);
+  /* HK1: a page with a right sibling has a high key. */
+  ut_ad(hk != nullptr);
+  if (hk == nullptr) {
+    return false;
+  }
+  mem_heap_t *heap = nullptr;
+  ulint offsets_[REC_OFFS_NORMAL_SIZE];
+  rec_offs_init(offsets_);
+  const ulint *offsets = rec_get_offsets(hk, index, offsets_, ULINT_UNDEFINED,
+                                         UT_LOCATION_HERE, &heap);
+  ulint matched = 0;
+  const int cmp = cmp_dtuple_rec_with_match_low(
+      tuple, hk, index, offsets, dtuple_get_n_fields_cmp(tuple), &matched);
+  if (heap != nullptr) {
+    mem_heap_free(heap);
+  }
+  return goes_right(cmp, mode);
+}

@@ -330,6 +330,9 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       {"btree_blink_exclusive_paths",                                      \
        (char *)&btr_blink_stats.exclusive_paths, SHOW_LONGLONG,            \
        SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_changes_refused",                                      \
+       (char *)&btr_blink_stats.changes_refused, SHOW_LONGLONG,            \
+       SHOW_SCOPE_GLOBAL},                                                 \
       {"trx_active_rw_ids", (char *)&show_trx_active_rw_ids, SHOW_FUNC,    \
        SHOW_SCOPE_GLOBAL},                                                 \
       INNOFORK_THROTTLING_STATUS(admitted),                                \

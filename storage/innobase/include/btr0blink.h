@@ -96,6 +96,9 @@ struct btr_blink_stats_t {
   /** X1: structure changes that took the exclusive path: a B-link
   BTR_MODIFY_TREE search, which holds index->lock in X. */
   std::atomic<uint64_t> exclusive_paths{0};
+  /** X3: structure changes of an exclusive path that failed (as on a full
+  tablespace) because X2 could not finish a split on their path. */
+  std::atomic<uint64_t> changes_refused{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
 
@@ -348,6 +351,35 @@ void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
 take index->lock in X in mtr, then btr_blink_finish_path(). */
 void btr_blink_lock_exclusive(dict_index_t *index, const dtuple_t *tuple,
                               bool from_left, mtr_t *mtr);
+
+/** X3: whether this thread's exclusive path on index met an incomplete
+split that X2 could not finish (no room in the tablespace for the parent
+split, FS3).  The structure change must then fail, before it changes a
+page, as it would on a full tablespace: btr_cur_pessimistic_insert(),
+_update() and _delete() return DB_OUT_OF_FILE_SPACE, merges are skipped.
+Going on could split the flagged page (IS3) or merge it, orphaning its
+right half.
+@return false for a leveled split, whatever an earlier path left */
+bool btr_blink_change_refused(dict_index_t *index);
+
+/** X3: whether the stock descent of this thread's exclusive path
+(BTR_MODIFY_TREE, index->lock in X) must move right from page for tuple:
+only after X2 left a split on the path unfinished, when the key may lie
+in a right half that has no node pointer.  Non-leaf pages may be read
+unlatched (under X only this thread changes them); a leaf must be
+latched.
+@param[in] mode  the search mode (D3) */
+bool btr_blink_exclusive_moves_right(dict_index_t *index,
+                                     const page_t *page, const dtuple_t *tuple,
+                                     page_cur_mode_t mode, mtr_t *mtr);
+
+/** D3: whether a search in mode for tuple goes right of page, which has a
+right sibling and so a high key (the caller latched the page, or holds
+index->lock in X for a non-leaf page).
+@return false for the rightmost page of a level */
+bool btr_blink_right_of_high_key(const dict_index_t *index, const page_t *page,
+                                 const dtuple_t *tuple, page_cur_mode_t mode,
+                                 mtr_t *mtr);
 
 /** CHECK TABLE: finish every incomplete split of the index, level by
 level (caller holds index->lock in X).
