@@ -90,8 +90,7 @@ void btr_blink_decide(dict_index_t *index) {
   CREATE TABLE or rebuild set from the switch a moment before: reading
   the switch again could straddle a SET GLOBAL and leave a flagged
   tablespace with a stock clustered index (whose export IMPORT would then
-  refuse, btr_blink_import_space_ok()).  F2 still can, for a clustered
-  index whose node pointers are too long, as before. */
+  refuse, btr_blink_import_space_ok()). */
   DEBUG_SYNC_C("blink_decide");
   if (!(srv_btree_blink || index->is_clustered()) || !index_eligible(index)) {
     return;
@@ -102,6 +101,12 @@ void btr_blink_decide(dict_index_t *index) {
     return;
   }
   if (!node_ptrs_fit(index)) {
+    /* F2 leaves only secondary indexes stock: a clustered index's node
+    pointer is its key, at most the key length limit (768, 1536 or 3072
+    bytes for 4, 8, 16 KiB pages and above) and a header, under a third of
+    any page; so the tablespace flag says exactly whether the clustered
+    index is B-link (M3, btr_blink_space_flags()). */
+    ut_ad(!index->is_clustered());
     ib::info() << "Index " << index->name() << " of table "
                << index->table->name << " is not B-link: its node pointers"
                << " may take " << btr_blink_node_ptr_max_size(index)

@@ -516,9 +516,21 @@ bool publish_all(dict_index_t *index) {
       case Step::AGAIN:
         break;
       case Step::LEFT_FIRST:
-      case Step::PARENT_FIRST:
-        queue.push_front({other, false, true});
+      case Step::PARENT_FIRST: {
+        /* A split this thread made and has not published yet (a parent
+        split of this cascade, an SP5 right half) moves to the front and
+        stays its own; any other is finished as another's (FS1). */
+        const auto made_here = std::find_if(
+            queue.begin(), queue.end(),
+            [other](const auto &p) { return p.page_no == other; });
+        Leveled_splits::Pending first{other, false, true};
+        if (made_here != queue.end()) {
+          first = *made_here;
+          queue.erase(made_here);
+        }
+        queue.push_front(first);
         break;
+      }
       case Step::NO_SPACE:
         btr_blink_stats.cascades_interrupted.fetch_add(
             1, std::memory_order_relaxed);
