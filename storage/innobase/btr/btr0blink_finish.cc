@@ -155,6 +155,29 @@ page_no_t child_of(const rec_t *node_ptr, const dict_index_t *index) {
 }
 
 /** D4 for a page reached by a page number read earlier. */
+#ifdef UNIV_DEBUG
+/** Whether mtr holds a page latch (X2 needs a caller that holds none). */
+bool latches_a_page(const mtr_t *mtr) {
+  bool found = false;
+  auto find = [&found](const mtr_buf_t::block_t *block) {
+    const auto *slot =
+        reinterpret_cast<const mtr_memo_slot_t *>(block->begin());
+    const auto *end = reinterpret_cast<const mtr_memo_slot_t *>(block->end());
+    for (; slot < end; ++slot) {
+      if (slot->object != nullptr && (slot->type == MTR_MEMO_PAGE_S_FIX ||
+                                      slot->type == MTR_MEMO_PAGE_SX_FIX ||
+                                      slot->type == MTR_MEMO_PAGE_X_FIX)) {
+        found = true;
+        return false;
+      }
+    }
+    return true;
+  };
+  mtr->get_memo()->for_each_block(find);
+  return found;
+}
+#endif /* UNIV_DEBUG */
+
 bool is_page_of(const page_t *page, const dict_index_t *index) {
   return fil_page_index_page_check(page) &&
          btr_page_get_index_id(page) == index->id;
@@ -162,6 +185,9 @@ bool is_page_of(const page_t *page, const dict_index_t *index) {
 
 buf_block_t *latch_page(dict_index_t *index, page_no_t page_no,
                         ulint rw_latch, mtr_t *mtr) {
+  /* LO3: no page latch after the tablespace latch (an allocation). */
+  ut_ad(!mtr_memo_contains(mtr, fil_space_get_latch(index->space),
+                           MTR_MEMO_X_LOCK));
   buf_block_t *block = btr_block_get(
       page_id_t(dict_index_get_space(index), page_no),
       dict_table_page_size(index->table), rw_latch, UT_LOCATION_HERE, index,
@@ -297,7 +323,12 @@ void raise_root(btr_cur_t *cursor, const dtuple_t *node_ptr, mem_heap_t **heap,
   const page_t *root_page = buf_block_get_frame(root);
   const rec_t *first = page_rec_get_next_const(page_get_infimum_rec(root_page));
   const page_no_t q_no = child_of(first, index);
-  buf_block_t *q = latch_page(index, q_no, RW_X_LATCH, mtr);
+  /* Q was allocated, after the tablespace latch, by this mini-transaction,
+  which holds its X latch already: not latch_page(), whose LO3 check is for
+  pages latched anew. */
+  buf_block_t *q = btr_block_get(page_id_t(dict_index_get_space(index), q_no),
+                                 dict_table_page_size(index->table),
+                                 RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
   const page_t *q_page = buf_block_get_frame(q);
   ut_a(is_flagged(q_page));
 
@@ -657,6 +688,9 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   exclusive path, where it waits with no latch held. */
   ut_ad(t_splits.held == nullptr);
   rw_lock_t *lock = dict_index_get_lock(index);
+  /* LO1: taken once per thread. */
+  ut_ad(!rw_lock_own_flagged(
+      lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
   if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
     return DB_FAIL;
   }
@@ -697,6 +731,8 @@ void btr_blink_insert_done() {
     /* FS1: no latch is held here; the finishing takes S without waiting
     behind an exclusive path, which finishes it anyway (X2). */
     rw_lock_t *lock = dict_index_get_lock(met_index);
+    ut_ad(!rw_lock_own_flagged(
+        lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
     if (rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
       for (const page_no_t page_no : met) {
         if (page_no != FIL_NULL && !finish_split(met_index, page_no)) {
@@ -841,6 +877,12 @@ void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
 
 void btr_blink_lock_exclusive(dict_index_t *index, const dtuple_t *tuple,
                               bool from_left, mtr_t *mtr) {
+  /* LO1: an S of this thread's would wait for this X forever (an SX, which
+  rollback takes first, may become X); X2: its mini-transactions would
+  wait for a page this one holds (IMPORT's purge holds its leaf, under
+  Blink_finished_scope, where X2 does nothing). */
+  ut_ad(!rw_lock_own(dict_index_get_lock(index), RW_LOCK_S));
+  ut_ad(t_splits.finished == index || !latches_a_page(mtr));
   mtr_x_lock(dict_index_get_lock(index), mtr, UT_LOCATION_HERE);
   btr_blink_finish_path(index, tuple, from_left);
 }
