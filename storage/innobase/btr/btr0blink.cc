@@ -679,7 +679,7 @@ bool btr_blink_merge_allowed(dict_index_t *index) {
   /* X3: not after X2 left a split unfinished. */
   const bool allowed =
       rw_lock_get_writer(dict_index_get_lock(index)) == RW_LOCK_X &&
-      !btr_blink_change_refused(index);
+      !btr_blink_path_unfinished(index);
   /* G0: the X is the merging thread's own (X1). */
   ut_ad(!allowed || rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
   return allowed;

@@ -154,7 +154,6 @@ page_no_t child_of(const rec_t *node_ptr, const dict_index_t *index) {
   return child;
 }
 
-/** D4 for a page reached by a page number read earlier. */
 #ifdef UNIV_DEBUG
 /** Whether mtr holds a page latch (X2 needs a caller that holds none). */
 bool latches_a_page(const mtr_t *mtr) {
@@ -178,6 +177,7 @@ bool latches_a_page(const mtr_t *mtr) {
 }
 #endif /* UNIV_DEBUG */
 
+/** D4 for a page reached by a page number read earlier. */
 bool is_page_of(const page_t *page, const dict_index_t *index) {
   return fil_page_index_page_check(page) &&
          btr_page_get_index_id(page) == index->id;
@@ -942,17 +942,40 @@ ulint btr_blink_finish_all(dict_index_t *index) {
   return n;
 }
 
-bool btr_blink_change_refused(dict_index_t *index) {
+bool btr_blink_path_unfinished(dict_index_t *index) {
   /* A leveled split (S) is never refused: it finishes what it meets
   itself (IS3), and the mark may be left from an earlier exclusive path of
   this thread, which is cleared at the next one (X2). */
-  const bool refused =
+  const bool unfinished =
       t_splits.unfinished == index && !btr_blink_split_leveled(index);
-  ut_ad(!refused || rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
+  ut_ad(!unfinished || rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
+  return unfinished;
+}
+
+bool btr_blink_change_refused(dict_index_t *index) {
+  const bool refused = btr_blink_path_unfinished(index);
   if (refused) {
     btr_blink_stats.changes_refused.fetch_add(1, std::memory_order_relaxed);
   }
   return refused;
+}
+
+bool btr_blink_delete_refused(dict_index_t *index, const buf_block_t *block) {
+  if (!btr_blink_path_unfinished(index)) {
+    return false;
+  }
+  /* A record deleted from a leaf that keeps another, or from the root,
+  changes no structure (the merge that may follow is skipped): purge and
+  rollback go on.  Discarding the page, or changing a node pointer level,
+  would touch the pages of the unfinished split. */
+  const page_t *page = buf_block_get_frame(block);
+  if (page_is_leaf(page) &&
+      (page_get_n_recs(page) >= 2 ||
+       block->page.id.page_no() == dict_index_get_page(index))) {
+    return false;
+  }
+  btr_blink_stats.changes_refused.fetch_add(1, std::memory_order_relaxed);
+  return true;
 }
 
 bool btr_blink_exclusive_moves_right(dict_index_t *index,

@@ -354,13 +354,22 @@ void btr_blink_lock_exclusive(dict_index_t *index, const dtuple_t *tuple,
 
 /** X3: whether this thread's exclusive path on index met an incomplete
 split that X2 could not finish (no room in the tablespace for the parent
-split, FS3).  The structure change must then fail, before it changes a
-page, as it would on a full tablespace: btr_cur_pessimistic_insert(),
-_update() and _delete() return DB_OUT_OF_FILE_SPACE, merges are skipped.
-Going on could split the flagged page (IS3) or merge it, orphaning its
-right half.
+split, FS3).  Its structure changes then fail as on a full tablespace,
+where stock's extent reservation would: going on could split the flagged
+page (IS3) or merge or discard it, orphaning its right half.  Merges are
+skipped (btr_blink_merge_allowed()).
 @return false for a leveled split, whatever an earlier path left */
+bool btr_blink_path_unfinished(dict_index_t *index);
+
+/** X3: btr_blink_path_unfinished(), counted: btr_cur_pessimistic_insert()
+and _update() return DB_OUT_OF_FILE_SPACE. */
 bool btr_blink_change_refused(dict_index_t *index);
+
+/** X3 for btr_cur_pessimistic_delete() of a record on block: refused
+(DB_OUT_OF_FILE_SPACE, counted) only if the delete would discard the page
+or change a non-leaf level; a record deleted from a leaf that keeps others
+changes no structure, so purge and rollback go on. */
+bool btr_blink_delete_refused(dict_index_t *index, const buf_block_t *block);
 
 /** X3: whether the stock descent of this thread's exclusive path
 (BTR_MODIFY_TREE, index->lock in X) must move right from page for tuple:
