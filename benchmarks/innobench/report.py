@@ -55,32 +55,33 @@ def write_plans(path, plans):
                                      for step in steps])
 
 
-INTERVAL_FIELDS = ["server", "workload", "isolation", "threads", "rep", "t_s", "throughput",
-                   "lat_ms", "errors_per_s"]
+POINT_KEY_FIELDS = ["server", "workload", "isolation", "threads", "rep"]
+INTERVAL_FIELDS = POINT_KEY_FIELDS + ["t_s", "throughput", "lat_ms", "errors_per_s"]
+
+
+def _write_samples(path, fields, rows, key):
+    """One CSV row per sample in each point's rows[key], after the point's
+    key fields."""
+    _write_dicts(path, fields, [
+        dict(zip(fields, [r[k] for k in POINT_KEY_FIELDS] + list(sample)))
+        for r in rows for sample in r.get(key) or ()])
 
 
 def write_intervals(path, rows):
     """intervals.csv: every point's per-second samples (sysbench
     --report-interval=1: tps, its percentile latency, errors/s; go-tpc
     --interval 1s: tpmC, NEW_ORDER P95, errors/s)."""
-    _write_dicts(path, INTERVAL_FIELDS, [
-        dict(zip(INTERVAL_FIELDS, [r["server"], r["workload"], r["isolation"], r["threads"],
-                                   r["rep"]] + list(sample)))
-        for r in rows for sample in r.get("intervals") or ()])
+    _write_samples(path, INTERVAL_FIELDS, rows, "intervals")
 
 
-TRX_SAMPLE_FIELDS = ["server", "workload", "isolation", "threads", "rep", "t_s"] + \
-    list(metrics.TRX_GAUGES)
+TRX_SAMPLE_FIELDS = POINT_KEY_FIELDS + ["t_s"] + list(metrics.TRX_GAUGES)
 
 
 def write_trx_samples(path, rows):
     """trx_samples.csv: every point's once-a-second samples of the fork's
     gauges (metrics.TRX_GAUGES), t_s from the client's start; none for a
     server without them (stock)."""
-    _write_dicts(path, TRX_SAMPLE_FIELDS, [
-        dict(zip(TRX_SAMPLE_FIELDS, [r["server"], r["workload"], r["isolation"], r["threads"],
-                                     r["rep"]] + list(sample)))
-        for r in rows for sample in r.get("trx_samples") or ()])
+    _write_samples(path, TRX_SAMPLE_FIELDS, rows, "trx_samples")
 
 
 def read_csv(path):
