@@ -966,12 +966,14 @@ bool btr_blink_delete_refused(dict_index_t *index, const buf_block_t *block) {
   }
   /* A record deleted from a leaf that keeps another, or from the root,
   changes no structure (the merge that may follow is skipped): purge and
-  rollback go on.  Discarding the page, or changing a node pointer level,
-  would touch the pages of the unfinished split. */
+  rollback go on.  Discarding the page would touch the pages of the
+  unfinished split.  A node pointer is deleted only inside a merge,
+  discard or split, which X3 refused before it began (failing there, in
+  btr_node_ptr_delete(), would leave it half done). */
   const page_t *page = buf_block_get_frame(block);
-  if (page_is_leaf(page) &&
-      (page_get_n_recs(page) >= 2 ||
-       block->page.id.page_no() == dict_index_get_page(index))) {
+  ut_ad(page_is_leaf(page));
+  if (!page_is_leaf(page) || page_get_n_recs(page) >= 2 ||
+      block->page.id.page_no() == dict_index_get_page(index)) {
     return false;
   }
   btr_blink_stats.changes_refused.fetch_add(1, std::memory_order_relaxed);

@@ -49,6 +49,21 @@ bool goes_right(int cmp, page_cur_mode_t mode) {
   return cmp > 0 || (cmp == 0 && (mode == PAGE_CUR_G || mode == PAGE_CUR_LE));
 }
 
+/** Compare tuple with the high key hk of a page of index.
+@param[in,out] offsets  hk's offsets, reused
+@param[in,out] heap     for offsets, created if needed
+@param[out]    matched  fields of tuple that match hk
+@return as cmp_dtuple_rec_with_match_low() */
+int compare_with_hk(const dict_index_t *index, const rec_t *hk,
+                    const dtuple_t *tuple, ulint **offsets, mem_heap_t **heap,
+                    ulint *matched) {
+  *offsets = rec_get_offsets(hk, index, *offsets, ULINT_UNDEFINED,
+                             UT_LOCATION_HERE, heap);
+  *matched = 0;
+  return cmp_dtuple_rec_with_match_low(
+      tuple, hk, index, *offsets, dtuple_get_n_fields_cmp(tuple), matched);
+}
+
 /** A page latched by the descent and where its latch sits in the mtr. */
 struct Latched {
   buf_block_t *block{nullptr};
@@ -305,12 +320,9 @@ bool Blink_descent::above_high_key(const Latched &l) {
   if (m_heap == nullptr) {
     m_heap = mem_heap_create(256, UT_LOCATION_HERE);
   }
-  m_offsets = rec_get_offsets(hk, m_index, m_offsets, ULINT_UNDEFINED,
-                              UT_LOCATION_HERE, &m_heap);
-  ulint matched = 0;
-  const int cmp = cmp_dtuple_rec_with_match_low(
-      m_tuple, hk, m_index, m_offsets, dtuple_get_n_fields_cmp(m_tuple),
-      &matched);
+  ulint matched;
+  const int cmp =
+      compare_with_hk(m_index, hk, m_tuple, &m_offsets, &m_heap, &matched);
   const bool right = goes_right(cmp, m_mode);
   /* The high key bounds the page's keys from above and the right
   sibling's from below (HK2, HK3): it replaces the bound the parent gave.
@@ -658,11 +670,10 @@ bool btr_blink_right_of_high_key(const dict_index_t *index, const page_t *page,
   mem_heap_t *heap = nullptr;
   ulint offsets_[REC_OFFS_NORMAL_SIZE];
   rec_offs_init(offsets_);
-  const ulint *offsets = rec_get_offsets(hk, index, offsets_, ULINT_UNDEFINED,
-                                         UT_LOCATION_HERE, &heap);
-  ulint matched = 0;
-  const int cmp = cmp_dtuple_rec_with_match_low(
-      tuple, hk, index, offsets, dtuple_get_n_fields_cmp(tuple), &matched);
+  ulint *offsets = offsets_;
+  ulint matched;
+  const int cmp =
+      compare_with_hk(index, hk, tuple, &offsets, &heap, &matched);
   if (heap != nullptr) {
     mem_heap_free(heap);
   }

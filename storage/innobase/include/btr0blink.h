@@ -366,9 +366,9 @@ and _update() return DB_OUT_OF_FILE_SPACE. */
 bool btr_blink_change_refused(dict_index_t *index);
 
 /** X3 for btr_cur_pessimistic_delete() of a record on block: refused
-(DB_OUT_OF_FILE_SPACE, counted) only if the delete would discard the page
-or change a non-leaf level; a record deleted from a leaf that keeps others
-changes no structure, so purge and rollback go on. */
+(DB_OUT_OF_FILE_SPACE, counted) only if the delete would discard the leaf;
+a record deleted from a leaf that keeps others changes no structure, so
+purge and rollback go on. */
 bool btr_blink_delete_refused(dict_index_t *index, const buf_block_t *block);
 
 /** X3: whether the stock descent of this thread's exclusive path
