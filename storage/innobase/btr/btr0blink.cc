@@ -23,6 +23,7 @@ for more details.
  btr0blink_validate.cc. */
 
 #include "btr0blink.h"
+#include "btr0blink_reserve.h"
 
 #include <algorithm>
 #include <vector>
@@ -196,6 +197,8 @@ bool btr_blink_import_page_ok(const dict_index_t *index, const page_t *page,
 }
 
 bool btr_blink_import_validate(dict_index_t *index) {
+  /* RV4: the file was replaced; its directory is read at the next refill. */
+  btr_blink_reserve_forget(index->space);
   std::string violation;
   return !index->blink || btr_blink_validate_index(index, nullptr, &violation);
 }

@@ -21,6 +21,7 @@ incomplete splits by whoever meets them (FS1, X2).  The rules cited by name
 are in btr/README.blink.md, "Per-level splits". */
 
 #include "btr0blink.h"
+#include "btr0blink_reserve.h"
 
 #include <algorithm>
 #include <atomic>
@@ -714,6 +715,8 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
 }
 
 void btr_blink_insert_done() {
+  /* RV6: the insert's mini-transaction, the leaf split's, has committed. */
+  const dict_index_t *split_index = btr_blink_reserve_after_commit();
   dict_index_t *index = t_splits.held;
   if (index != nullptr) {
     /* SP2: the S taken before the leaf split is still held. */
@@ -743,6 +746,12 @@ void btr_blink_insert_done() {
     }
   }
   ut_ad(t_splits.flagged.empty());
+
+  /* RV5: no latch is held; the segment header is the copy this insert's
+  descent took (LO4). */
+  if (split_index != nullptr && t_splits.segments.of(split_index)) {
+    btr_blink_reserve_refill(split_index, t_splits.segments.bytes);
+  }
 }
 
 void btr_blink_latch_right(btr_cur_t *cursor, mtr_t *mtr) {
@@ -783,6 +792,12 @@ buf_block_t *btr_blink_page_alloc(dict_index_t *index, page_no_t hint,
   latch is the root's.  Fetching the root here, even with no latch,
   could wait: for an S latch on it while it is read back from disk
   (buf_wait_for_read()), with the leaf and its right sibling held. */
+  if (level == 0) {
+    /* RV2: the reserve's page, if this split took one. */
+    if (buf_block_t *block = btr_blink_reserve_use(index, mtr)) {
+      return block;
+    }
+  }
   const auto &segments = t_splits.segments;
   ut_a(segments.of(index));
   const fseg_header_t *seg_header =

@@ -22,6 +22,7 @@ for more details.
 #define ha_innofork_h
 
 #include "btr0blink.h"
+#include "btr0blink_reserve.h"
 #include "read0close.h"
 #include "sql/sql_parse.h"
 #include "trx0hybrid.h"
@@ -49,6 +50,15 @@ static MYSQL_SYSVAR_BOOL(
     "(btr/README.blink.md). Existing indexes keep their format; rebuild a "
     "table with this OFF to go back to the stock format.",
     nullptr, nullptr, false);
+
+static MYSQL_SYSVAR_ULONG(
+    btree_blink_reserve_pages, srv_btree_blink_reserve_pages,
+    PLUGIN_VAR_RQCMDARG,
+    "Pages each B-link index keeps allocated for its leaf splits, refilled "
+    "after a row insert when half are used, so that a leaf split latches no "
+    "tablespace page (innofork, btr/README.blink.md RV1). 0 allocates inside "
+    "each split.",
+    nullptr, nullptr, 32, 0, 256, 0);
 
 /** innodb_trx_throttling: the gate follows the variable. */
 static void trx_throttling_update(THD *, SYS_VAR *, void *var_ptr,
@@ -247,7 +257,8 @@ static MYSQL_SYSVAR_ULONG(
 
 #define INNOFORK_SYSTEM_VARIABLES                                      \
   MYSQL_SYSVAR(hybrid_read_view), MYSQL_SYSVAR(view_close_latch_free),  \
-      MYSQL_SYSVAR(btree_blink), MYSQL_SYSVAR(trx_throttling),          \
+      MYSQL_SYSVAR(btree_blink), MYSQL_SYSVAR(btree_blink_reserve_pages), \
+      MYSQL_SYSVAR(trx_throttling),                                     \
       MYSQL_SYSVAR(trx_throttling_timeout), INNOFORK_DEBUG_SYSTEM_VARIABLES
 
 /** SHOW STATUS: Innodb_btree_blink_indexes, counted on demand. */
@@ -277,6 +288,10 @@ static int show_trx_active_rw_ids(THD *, SHOW_VAR *var, char *buff) {
 SHOW_LONGLONG. */
 static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
               std::atomic<uint64_t>::is_always_lock_free);
+
+#define INNOFORK_RESERVE_STATUS(name)                                    \
+  {"btree_blink_reserve_" #name, (char *)&btr_blink_reserve_stats.name,   \
+   SHOW_LONGLONG, SHOW_SCOPE_GLOBAL}
 
 #define INNOFORK_THROTTLING_STATUS(name)                            \
   {"trx_throttling_" #name, (char *)&trx_gate.stats().name, SHOW_LONGLONG, \
@@ -333,6 +348,11 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       {"btree_blink_changes_refused",                                      \
        (char *)&btr_blink_stats.changes_refused, SHOW_LONGLONG,            \
        SHOW_SCOPE_GLOBAL},                                                 \
+      INNOFORK_RESERVE_STATUS(pages_taken),                               \
+      INNOFORK_RESERVE_STATUS(empty),                                     \
+      INNOFORK_RESERVE_STATUS(refills),                                   \
+      INNOFORK_RESERVE_STATUS(pages_allocated),                           \
+      INNOFORK_RESERVE_STATUS(pages_reclaimed),                           \
       {"trx_active_rw_ids", (char *)&show_trx_active_rw_ids, SHOW_FUNC,    \
        SHOW_SCOPE_GLOBAL},                                                 \
       INNOFORK_THROTTLING_STATUS(admitted),                                \

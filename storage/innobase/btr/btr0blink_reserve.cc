@@ -1,0 +1,558 @@
+/*****************************************************************************
+
+Copyright (c) 2026, the innofork authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+This program is distributed in the hope that it will be useful, but WITHOUT
+ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+FOR A PARTICULAR PURPOSE. See the GNU General Public License, version 2.0,
+for more details.
+
+*****************************************************************************/
+
+/** @file btr/btr0blink_reserve.cc
+The page reserve of B-link indexes (btr/README.blink.md, "The page
+reserve", RV1-RV8): a refill allocates pages to an index's leaf segment in
+a mini-transaction of its own and lists them in its tablespace's reserve
+directory; a leveled leaf split takes one and formats it as its right
+half, so it latches no tablespace, inode or descriptor page; after a crash
+the directory tells which pages are still unused. */
+
+#include "btr0blink_reserve.h"
+
+#include <algorithm>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "btr0blink.h"
+#include "btr0btr.h"
+#include "btr0cur.h"
+#include "buf0buf.h"
+#include "dict0dict.h"
+#include "fil0fil.h"
+#include "fsp0fsp.h"
+#include "log0buf.h"
+#include "mach0data.h"
+#include "mtr0log.h"
+#include "mtr0mtr.h"
+#include "my_dbug.h"
+#include "page0page.h"
+
+ulong srv_btree_blink_reserve_pages = 32;
+btr_blink_reserve_stats_t btr_blink_reserve_stats;
+
+namespace {
+
+/** RV1: the directory page and the reserve pages are of type
+FIL_PAGE_TYPE_UNKNOWN (no stock type fits; a page of type
+FIL_PAGE_TYPE_ALLOCATED may not be written to disk, and the flush keeps
+this one), told apart by a magic.  Page 0's FSP_NOT_USED holds the
+directory's number; the directory lists (leaf segment id, page number)
+pairs. */
+constexpr uint32_t DIRECTORY_MAGIC = 0x424c5256; /* "BLRV" */
+constexpr uint32_t RESERVE_MAGIC = 0x424c5250;   /* "BLRP" */
+constexpr ulint MAGIC_OFFSET = FIL_PAGE_DATA;
+constexpr ulint DIRECTORY_N_OFFSET = FIL_PAGE_DATA + 4;
+constexpr ulint DIRECTORY_ENTRIES = FIL_PAGE_DATA + 8;
+constexpr ulint ENTRY_SIZE = 12;
+constexpr byte *directory_pointer(page_t *page0) {
+  return page0 + FSP_HEADER_OFFSET + FSP_NOT_USED;
+}
+
+/** @return how many entries a directory page holds */
+ulint directory_capacity(const page_size_t &page_size) {
+  return (page_size.physical() - DIRECTORY_ENTRIES - FIL_PAGE_DATA_END) /
+         ENTRY_SIZE;
+}
+
+struct Entry {
+  uint64_t segment;
+  page_no_t page_no;
+};
+
+/** What is known of the reserve of one tablespace. */
+struct Space_reserve {
+  /** RV3: the directory was read (or found missing) since startup. */
+  bool loaded{false};
+  /** RV5: a refill runs; others skip theirs. */
+  bool refilling{false};
+  page_no_t directory{FIL_NULL};
+  /** Unused reserve pages by leaf segment id, for every segment the
+  directory named, live or not (a dropped index's stay unused). */
+  std::unordered_map<uint64_t, std::vector<page_no_t>> pools;
+  /** The leaf segment of each index that refilled since startup. */
+  std::unordered_map<space_index_t, uint64_t> segment_of;
+  /** RV6: pages taken by splits that have not committed yet. */
+  std::unordered_map<page_no_t, uint64_t> in_flight;
+
+  std::vector<Entry> entries() const {
+    std::vector<Entry> all;
+    for (const auto &[segment, pages] : pools) {
+      for (const page_no_t page_no : pages) {
+        all.push_back({segment, page_no});
+      }
+    }
+    for (const auto &[page_no, segment] : in_flight) {
+      all.push_back({segment, page_no});
+    }
+    return all;
+  }
+};
+
+/** RV6: one mutex for every tablespace's reserve.  It is held to pop or
+push a page number or to copy the lists, never while a latch is waited
+for. */
+std::mutex reserve_mutex;
+std::unordered_map<space_id_t, Space_reserve> reserves;
+
+/** The pages this thread took for the split of its current row insert. */
+struct Taken {
+  /** the index of the split that asked for a page, taken or not */
+  const dict_index_t *index{nullptr};
+  space_id_t space{SPACE_UNKNOWN};
+  uint64_t segment{0};
+  std::vector<page_no_t> unused;
+  std::vector<page_no_t> used;
+};
+thread_local Taken t_taken;
+
+/** Pop a page of the segment's pool into t_taken, in flight (RV6).
+@return whether there was one */
+bool pop_locked(Space_reserve &reserve, space_id_t space, uint64_t segment) {
+  auto pool = reserve.pools.find(segment);
+  if (pool == reserve.pools.end() || pool->second.empty()) {
+    return false;
+  }
+  const page_no_t page_no = pool->second.back();
+  pool->second.pop_back();
+  reserve.in_flight.emplace(page_no, segment);
+  t_taken.space = space;
+  t_taken.segment = segment;
+  t_taken.unused.push_back(page_no);
+  return true;
+}
+
+#ifndef NDEBUG
+/** Crash points of the reserve (blink_reserve_crash.test). */
+void crash_now() {
+  log_buffer_flush_to_disk();
+  DBUG_SUICIDE();
+}
+#endif /* !NDEBUG */
+
+/** @return whether a page carries a magic */
+bool has_magic(const page_t *page, uint32_t magic) {
+  return fil_page_get_type(page) == FIL_PAGE_TYPE_UNKNOWN &&
+         mach_read_from_4(page + MAGIC_OFFSET) == magic;
+}
+
+/** RV7: whether a listed page is still an unused reserve page, read under
+an S latch of its own mini-transaction (it may have been freed since). */
+bool still_reserved(space_id_t space, page_no_t page_no,
+                    const page_size_t &page_size) {
+  mtr_t mtr;
+  mtr.start();
+  const buf_block_t *block = buf_page_get_gen(
+      page_id_t(space, page_no), page_size, RW_S_LATCH, nullptr,
+      Page_fetch::POSSIBLY_FREED, UT_LOCATION_HERE, &mtr);
+  const bool reserved = has_magic(buf_block_get_frame(block), RESERVE_MAGIC);
+  mtr.commit();
+  return reserved;
+}
+
+/** RV7: write a page's type and magic.  The type first: redo replay
+checks that a page still of type FIL_PAGE_TYPE_ALLOCATED gets no other
+write. */
+void set_magic(buf_block_t *block, uint32_t magic, mtr_t *mtr) {
+  page_t *page = buf_block_get_frame(block);
+  mlog_write_ulint(page + FIL_PAGE_TYPE, FIL_PAGE_TYPE_UNKNOWN, MLOG_2BYTES,
+                   mtr);
+  mlog_write_ulint(page + MAGIC_OFFSET, magic, MLOG_4BYTES, mtr);
+}
+
+/** RV1: read the directory of a tablespace.
+@param[out] directory  its page number, FIL_NULL if none
+@return its entries */
+std::vector<Entry> read_directory(space_id_t space,
+                                  const page_size_t &page_size,
+                                  page_no_t *directory) {
+  std::vector<Entry> entries;
+  mtr_t mtr;
+  mtr.start();
+  page_t *page0 =
+      buf_block_get_frame(buf_page_get(page_id_t(space, 0), page_size,
+                                       RW_S_LATCH, UT_LOCATION_HERE, &mtr));
+  const page_no_t page_no = mach_read_from_4(directory_pointer(page0));
+  const page_no_t size =
+      mach_read_from_4(page0 + FSP_HEADER_OFFSET + FSP_SIZE);
+  *directory = FIL_NULL;
+  if (page_no != 0 && page_no < size) {
+    const page_t *page = buf_block_get_frame(
+        buf_page_get_gen(page_id_t(space, page_no), page_size, RW_S_LATCH,
+                         nullptr, Page_fetch::POSSIBLY_FREED,
+                         UT_LOCATION_HERE, &mtr));
+    if (has_magic(page, DIRECTORY_MAGIC)) {
+      *directory = page_no;
+      const ulint n = std::min<ulint>(mach_read_from_4(page + DIRECTORY_N_OFFSET),
+                               directory_capacity(page_size));
+      for (ulint i = 0; i < n; ++i) {
+        const byte *e = page + DIRECTORY_ENTRIES + i * ENTRY_SIZE;
+        const page_no_t listed = mach_read_from_4(e + 8);
+        if (listed < size) {
+          entries.push_back({mach_read_from_8(e), listed});
+        }
+      }
+    }
+  }
+  if (page_no != 0 && *directory == FIL_NULL) {
+    ib::warn() << "B-link: tablespace " << space << " names page " << page_no
+               << " as its reserve directory, which is not one; a new "
+                  "directory replaces it";
+  }
+  mtr.commit();
+  return entries;
+}
+
+/** RV3: after a startup or an IMPORT, the listed pages still unused: a
+split formats its page as an index page, so a listed page that still
+carries the reserve's magic was never used (RV7).  Read with no latch
+held: a listed page that a split used may be in a level now, latched by a
+writer that waits for the tablespace latch. */
+void load(space_id_t space, const page_size_t &page_size) {
+  page_no_t directory;
+  std::vector<Entry> entries = read_directory(space, page_size, &directory);
+  entries.erase(std::remove_if(entries.begin(), entries.end(),
+                               [&](const Entry &e) {
+                                 return !still_reserved(space, e.page_no,
+                                                        page_size);
+                               }),
+                entries.end());
+  std::lock_guard<std::mutex> guard(reserve_mutex);
+  Space_reserve &reserve = reserves[space];
+  reserve.loaded = true;
+  reserve.directory = directory;
+  for (const Entry &e : entries) {
+    reserve.pools[e.segment].push_back(e.page_no);
+  }
+  btr_blink_reserve_stats.pages_reclaimed.fetch_add(
+      entries.size(), std::memory_order_relaxed);
+}
+
+/** @return the id of a file segment; the tablespace latch and the inode
+page are latched in mtr */
+uint64_t segment_id(space_id_t space, const page_size_t &page_size,
+                    const fseg_header_t *header, mtr_t *mtr) {
+  mtr_x_lock_space(fil_space_get(space), mtr);
+  return mach_read_from_8(fseg_inode_get(header, space, page_size, mtr) +
+                          FSEG_ID);
+}
+
+/** RV1: write the directory: every unused and in-flight page of the
+tablespace, and the new ones. */
+void write_directory(buf_block_t *block, const std::vector<Entry> &entries,
+                     mtr_t *mtr) {
+  page_t *page = buf_block_get_frame(block);
+  std::vector<byte> bytes(entries.size() * ENTRY_SIZE);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    mach_write_to_8(&bytes[i * ENTRY_SIZE], entries[i].segment);
+    mach_write_to_4(&bytes[i * ENTRY_SIZE + 8], entries[i].page_no);
+  }
+  mlog_write_ulint(page + DIRECTORY_N_OFFSET, entries.size(), MLOG_4BYTES,
+                   mtr);
+  if (!bytes.empty()) {
+    mlog_write_string(page + DIRECTORY_ENTRIES, bytes.data(), bytes.size(),
+                      mtr);
+  }
+}
+
+/** RV1: the tablespace's directory page, created and named in page 0 if
+there is none.  The tablespace latch is held.
+@return the page X-latched, or nullptr if the tablespace is full */
+buf_block_t *latch_directory(space_id_t space, const page_size_t &page_size,
+                             page_no_t directory, mtr_t *mtr) {
+  if (directory != FIL_NULL) {
+    return buf_page_get(page_id_t(space, directory), page_size, RW_X_LATCH,
+                        UT_LOCATION_HERE, mtr);
+  }
+  buf_block_t *block = fsp_alloc_page_outside_segments(space, page_size, mtr);
+  if (block == nullptr) {
+    return nullptr;
+  }
+  set_magic(block, DIRECTORY_MAGIC, mtr);
+  mlog_write_ulint(buf_block_get_frame(block) + DIRECTORY_N_OFFSET, 0,
+                   MLOG_4BYTES, mtr);
+  page_t *page0 = fsp_get_space_header(space, page_size, mtr) -
+                  FSP_HEADER_OFFSET;
+  mlog_write_ulint(directory_pointer(page0), block->page.id.page_no(),
+                   MLOG_4BYTES, mtr);
+  return block;
+}
+
+/** Clears Space_reserve::refilling when the refill ends. */
+class Refilling {
+ public:
+  explicit Refilling(space_id_t space) : m_space(space) {}
+  ~Refilling() {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    auto it = reserves.find(m_space);
+    if (it != reserves.end()) {
+      it->second.refilling = false;
+    }
+  }
+  Refilling(const Refilling &) = delete;
+  Refilling &operator=(const Refilling &) = delete;
+
+ private:
+  const space_id_t m_space;
+};
+
+/** RV5: the refill itself, under index->lock in S and Refilling. */
+void refill(const dict_index_t *index, const fseg_header_t *leaf_seg,
+            bool loaded);
+
+}  // namespace
+
+bool btr_blink_reserve_owns_page(const byte *page) {
+  return has_magic(page, DIRECTORY_MAGIC) || has_magic(page, RESERVE_MAGIC);
+}
+
+bool btr_blink_reserve_take(const btr_cur_t *cursor) {
+  const dict_index_t *index = cursor->index;
+  if (!index->blink || !btr_blink_split_leveled(index) ||
+      !page_is_leaf(buf_block_get_frame(cursor->page_cur.block)) ||
+      srv_btree_blink_reserve_pages == 0) {
+    return false;
+  }
+  ut_ad(t_taken.unused.empty() && t_taken.used.empty());
+  t_taken.index = index;
+  bool taken = false;
+  if (!DBUG_EVALUATE_IF("blink_reserve_empty", true, false)) {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    auto reserve = reserves.find(index->space);
+    if (reserve != reserves.end()) {
+      auto segment = reserve->second.segment_of.find(index->id);
+      taken = segment != reserve->second.segment_of.end() &&
+              pop_locked(reserve->second, index->space, segment->second);
+    }
+  }
+  (taken ? btr_blink_reserve_stats.pages_taken : btr_blink_reserve_stats.empty)
+      .fetch_add(1, std::memory_order_relaxed);
+  return taken;
+}
+
+buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr) {
+  if (t_taken.unused.empty()) {
+    /* SP5's second split of the same insert: another page if there is
+    one (the first was taken where the extents would be reserved). */
+    if (t_taken.used.empty()) {
+      return nullptr;
+    }
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    auto reserve = reserves.find(index->space);
+    if (reserve == reserves.end() ||
+        !pop_locked(reserve->second, index->space, t_taken.segment)) {
+      return nullptr;
+    }
+  }
+  ut_ad(t_taken.space == index->space);
+  const page_no_t page_no = t_taken.unused.back();
+  t_taken.unused.pop_back();
+  t_taken.used.push_back(page_no);
+  /* RV2: no one else latches a reserve page (it is in no level, and only
+  this thread took it), so waiting for it is safe under LO2 and LO3. */
+  buf_block_t *block =
+      buf_page_get(page_id_t(index->space, page_no),
+                   dict_table_page_size(index->table), RW_X_LATCH,
+                   UT_LOCATION_HERE, mtr);
+  /* RV7: a reserve page is untouched until a split formats it. */
+  ut_a(has_magic(buf_block_get_frame(block), RESERVE_MAGIC));
+  buf_block_dbg_add_level(block, SYNC_TREE_NODE_NEW);
+  /* As a new page of an allocation (fsp_init_file_page()), for the split's
+  btr_page_create(). */
+  fsp_init_file_page_low(block);
+  mlog_write_initial_log_record(buf_block_get_frame(block),
+                                MLOG_INIT_FILE_PAGE2, mtr);
+  /* The split's mini-transaction, which formats the page, is lost: the
+  page stays listed and unused (RV3). */
+  DBUG_EXECUTE_IF("blink_crash_reserve_taken", crash_now(););
+  return block;
+}
+
+const dict_index_t *btr_blink_reserve_after_commit() {
+  const dict_index_t *index = t_taken.index;
+  t_taken.index = nullptr;
+  if (t_taken.unused.empty() && t_taken.used.empty()) {
+    return index;
+  }
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    auto reserve = reserves.find(t_taken.space);
+    if (reserve != reserves.end()) {
+      for (const page_no_t page_no : t_taken.used) {
+        reserve->second.in_flight.erase(page_no);
+      }
+      for (const page_no_t page_no : t_taken.unused) {
+        reserve->second.in_flight.erase(page_no);
+        reserve->second.pools[t_taken.segment].push_back(page_no);
+      }
+    }
+  }
+  t_taken.unused.clear();
+  t_taken.used.clear();
+  return index;
+}
+
+void btr_blink_reserve_refill(const dict_index_t *index,
+                              const fseg_header_t *leaf_seg) {
+  const ulint target = srv_btree_blink_reserve_pages;
+  if (target == 0 || !index->blink) {
+    return;
+  }
+  const space_id_t space = index->space;
+  bool loaded;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    Space_reserve &reserve = reserves[space];
+    auto segment = reserve.segment_of.find(index->id);
+    if (reserve.refilling ||
+        (segment != reserve.segment_of.end() &&
+         2 * reserve.pools[segment->second].size() >= target)) {
+      return;
+    }
+    reserve.refilling = true;
+    loaded = reserve.loaded;
+  }
+  const Refilling refilling(space);
+  /* A1: the validator, under X, counts the leaf segment's pages against the
+  directory; a refill between the two would be taken for a leak.  No latch
+  is held here (LO1), but an exclusive path waiting for X goes first. */
+  rw_lock_t *lock = dict_index_get_lock(const_cast<dict_index_t *>(index));
+  /* LO1: taken once per thread. */
+  ut_ad(!rw_lock_own_flagged(
+      lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
+  if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
+    return;
+  }
+  refill(index, leaf_seg, loaded);
+  rw_lock_s_unlock(lock);
+}
+
+namespace {
+void refill(const dict_index_t *index, const fseg_header_t *leaf_seg,
+            bool loaded) {
+  const ulint target = srv_btree_blink_reserve_pages;
+  const space_id_t space = index->space;
+  const page_size_t page_size = dict_table_page_size(index->table);
+  if (!loaded) {
+    load(space, page_size);
+  }
+
+  mtr_t mtr;
+  mtr.start();
+  /* RV5: the tablespace latch first, then page 0, the directory, the
+  inode and descriptor pages and the new pages: nothing a splitter holds. */
+  const uint64_t segment = segment_id(space, page_size, leaf_seg, &mtr);
+  page_t *page0 = fsp_get_space_header(space, page_size, &mtr) -
+                  FSP_HEADER_OFFSET;
+  page_no_t directory;
+  ulint n_entries;
+  ulint have;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    Space_reserve &reserve = reserves[space];
+    reserve.segment_of[index->id] = segment;
+    directory = reserve.directory;
+    n_entries = reserve.entries().size();
+    have = reserve.pools[segment].size();
+  }
+  const page_no_t named = mach_read_from_4(directory_pointer(page0));
+  if (named != (directory == FIL_NULL ? 0 : directory)) {
+    /* The file was replaced under the same tablespace id: start over
+    from its directory at the next refill. */
+    mtr.commit();
+    btr_blink_reserve_forget(space);
+    return;
+  }
+  const ulint capacity = directory_capacity(page_size);
+  const ulint want = std::min(target - std::min(target, have),
+                              capacity - std::min(capacity, n_entries));
+  if (want == 0) {
+    mtr.commit();
+    return;
+  }
+  buf_block_t *dir_block = latch_directory(space, page_size, directory, &mtr);
+  if (dir_block == nullptr) {
+    mtr.commit();
+    return;
+  }
+
+  std::vector<page_no_t> fresh;
+  page_no_t hint = 0;
+  while (fresh.size() < want) {
+    buf_block_t *block = fseg_alloc_free_page_in_space(
+        space, leaf_seg, hint, FSP_UP, false, &mtr, &mtr);
+    if (block == nullptr) {
+      break;
+    }
+    /* RV7: marked until a split formats it. */
+    set_magic(block, RESERVE_MAGIC, &mtr);
+    fresh.push_back(block->page.id.page_no());
+    hint = fresh.back() + 1;
+  }
+
+  std::vector<Entry> entries;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    entries = reserves[space].entries();
+  }
+  for (const page_no_t page_no : fresh) {
+    entries.push_back({segment, page_no});
+  }
+  write_directory(dir_block, entries, &mtr);
+  DBUG_EXECUTE_IF("blink_crash_in_refill", crash_now(););
+  mtr.commit();
+  DBUG_EXECUTE_IF("blink_crash_after_refill", crash_now(););
+
+  /* RV5: the pages become takeable once the refill has committed. */
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    Space_reserve &reserve = reserves[space];
+    reserve.directory = dir_block->page.id.page_no();
+    auto &pool = reserve.pools[segment];
+    pool.insert(pool.end(), fresh.begin(), fresh.end());
+  }
+  btr_blink_reserve_stats.refills.fetch_add(1, std::memory_order_relaxed);
+  btr_blink_reserve_stats.pages_allocated.fetch_add(
+      fresh.size(), std::memory_order_relaxed);
+}
+}  // namespace
+
+void btr_blink_reserve_forget(space_id_t space_id) {
+  std::lock_guard<std::mutex> guard(reserve_mutex);
+  reserves.erase(space_id);
+}
+
+ulint btr_blink_reserve_count(const dict_index_t *index) {
+  const space_id_t space = index->space;
+  const page_size_t page_size = dict_table_page_size(index->table);
+  uint64_t segment;
+  {
+    mtr_t mtr;
+    mtr.start();
+    const page_t *root = btr_root_get(index, &mtr);
+    segment =
+        segment_id(space, page_size, root + PAGE_HEADER + PAGE_BTR_SEG_LEAF,
+                   &mtr);
+    mtr.commit();
+  }
+  page_no_t directory;
+  ulint n = 0;
+  for (const Entry &e : read_directory(space, page_size, &directory)) {
+    n += e.segment == segment && still_reserved(space, e.page_no, page_size);
+  }
+  return n;
+}

@@ -1,0 +1,109 @@
+/*****************************************************************************
+
+Copyright (c) 2026, the innofork authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+This program is distributed in the hope that it will be useful, but WITHOUT
+ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+FOR A PARTICULAR PURPOSE. See the GNU General Public License, version 2.0,
+for more details.
+
+*****************************************************************************/
+
+/** @file include/btr0blink_reserve.h
+The page reserve of B-link indexes: pages allocated to an index's leaf
+segment ahead of its leaf splits, in mini-transactions of their own, and
+listed in the tablespace's reserve directory, so that a leaf split latches
+no tablespace, inode or extent descriptor page (btr/README.blink.md, "The
+page reserve", RV1-RV8). */
+
+#ifndef btr0blink_reserve_h
+#define btr0blink_reserve_h
+
+#include <atomic>
+#include <cstdint>
+
+#include "buf0types.h"
+#include "dict0types.h"
+#include "fsp0types.h"
+#include "mtr0types.h"
+#include "page0size.h"
+
+struct btr_cur_t;
+struct dict_index_t;
+struct buf_block_t;
+class mtr_t;
+
+/** innodb_btree_blink_reserve_pages: the pages each B-link index keeps
+allocated for its leaf splits (RV1); 0 turns the reserve off. */
+extern ulong srv_btree_blink_reserve_pages;
+
+/** Counters shown in SHOW GLOBAL STATUS as Innodb_btree_blink_reserve_*. */
+struct btr_blink_reserve_stats_t {
+  /** RV2: leaf splits that took their page from the reserve. */
+  std::atomic<uint64_t> pages_taken{0};
+  /** RV2: leaf splits that found the reserve empty and allocated inside
+  the split, as without a reserve. */
+  std::atomic<uint64_t> empty{0};
+  /** RV5: refills, and the pages they allocated. */
+  std::atomic<uint64_t> refills{0};
+  std::atomic<uint64_t> pages_allocated{0};
+  /** RV3: pages found in a directory after a restart (or IMPORT) that were
+  still unused, and so went back into their index's reserve. */
+  std::atomic<uint64_t> pages_reclaimed{0};
+};
+extern btr_blink_reserve_stats_t btr_blink_reserve_stats;
+
+/** RV2: at the extent reservation of a leveled leaf split (LO3's place,
+after every page latch but the new page's): take a page from the index's
+reserve.
+@param[in] cursor  the insert's cursor, on the leaf to split
+@return whether a page was taken: the split reserves no extents */
+bool btr_blink_reserve_take(const btr_cur_t *cursor);
+
+/** RV2: the new page of a leveled leaf split, from the pages this thread
+took (or from the reserve, for the second split of SP5), X-latched in
+mtr and not yet formatted.
+@return the block, or nullptr if the reserve has none: allocate */
+buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr);
+
+/** RV6: after the mini-transaction of a leaf split that asked for pages
+has committed: the pages it used leave the in-flight set, those it did not
+use go back into the reserve.
+@return the index whose split asked (to refill), or nullptr */
+const dict_index_t *btr_blink_reserve_after_commit();
+
+/** RV5: refill the reserve of an index if it is below half its target.
+Runs after a row insert's commit, no latch held.
+@param[in] index     B-link index
+@param[in] leaf_seg  a copy of the root's PAGE_BTR_SEG_LEAF taken under the
+                     root's latch by this thread's descent (LO4) */
+void btr_blink_reserve_refill(const dict_index_t *index,
+                              const fseg_header_t *leaf_seg);
+
+/** RV4: forget what is known of a tablespace's reserve (IMPORT replaced
+the file; the next refill reads its directory). */
+void btr_blink_reserve_forget(space_id_t space_id);
+
+/** A1: the pages of the index's reserve, as its tablespace's directory on
+disk lists them (unused pages of its leaf segment), for the validator.
+@param[in] index  B-link index, the caller holding index->lock
+@return number of pages */
+ulint btr_blink_reserve_count(const dict_index_t *index);
+
+/** @return whether a page read by IMPORT is the reserve's directory or an
+unused reserve page (RV4) */
+bool btr_blink_reserve_owns_page(const byte *page);
+
+/** A page of the tablespace in no file segment (the reserve's directory):
+fsp_alloc_free_page() for callers outside fsp0fsp.cc.
+@return the page, X-latched and initialized, or nullptr if the tablespace
+is full */
+buf_block_t *fsp_alloc_page_outside_segments(space_id_t space_id,
+                                             const page_size_t &page_size,
+                                             mtr_t *mtr);
+
+#endif /* btr0blink_reserve_h */
