@@ -803,9 +803,13 @@ buf_block_t *btr_blink_page_alloc(dict_index_t *index, page_no_t hint,
   const fseg_header_t *seg_header =
       segments.bytes + (level == 0 ? 0 : FSEG_HEADER_SIZE);
   const space_id_t space = dict_index_get_space(index);
-  const uint64_t reserved = fil_space_get_n_reserved_extents(space);
+  /* Extents were reserved by this split's insert, unless it took a page
+  from the reserve (SP5's second page) or is a secondary index's (no undo
+  log: btr_cur_pessimistic_insert() reserves none), and by the cascade
+  for every parent split (publish_one_level()). */
+  const bool reserved = level > 0 || btr_blink_reserve_extents_reserved();
   buf_block_t *block = fseg_alloc_free_page_in_space(
-      space, seg_header, hint, FSP_UP, reserved > 0, mtr, mtr);
+      space, seg_header, hint, FSP_UP, reserved, mtr, mtr);
   if (block != nullptr) {
     buf_block_dbg_add_level(block, SYNC_TREE_NODE_NEW);
   }

@@ -74,25 +74,43 @@ struct Entry {
   page_no_t page_no;
 };
 
+/** A leaf segment's reserve. */
+struct Pool {
+  /** unused reserve pages */
+  std::vector<page_no_t> pages;
+  /** RV1: the pages it is refilled to, set by its last refill */
+  ulint target{0};
+};
+
 /** What is known of the reserve of one tablespace. */
 struct Space_reserve {
   /** RV3: the directory was read (or found missing) since startup. */
   bool loaded{false};
   /** RV5: a refill runs; others skip theirs. */
   bool refilling{false};
+  /** Page 0 names a page that is not this directory: no reserve here. */
+  bool disabled{false};
   page_no_t directory{FIL_NULL};
-  /** Unused reserve pages by leaf segment id, for every segment the
-  directory named, live or not (a dropped index's stay unused). */
-  std::unordered_map<uint64_t, std::vector<page_no_t>> pools;
+  /** RV4: the ids of the table's B-link indexes when live_segments were
+  read, and their leaf segments: entries of other segments are dropped. */
+  std::vector<space_index_t> live_indexes;
+  std::vector<uint64_t> live_segments;
+  /** Reserves by leaf segment id. */
+  std::unordered_map<uint64_t, Pool> pools;
   /** The leaf segment of each index that refilled since startup. */
   std::unordered_map<space_index_t, uint64_t> segment_of;
   /** RV6: pages taken by splits that have not committed yet. */
   std::unordered_map<page_no_t, uint64_t> in_flight;
 
+  bool live(uint64_t segment) const {
+    return std::find(live_segments.begin(), live_segments.end(), segment) !=
+           live_segments.end();
+  }
+
   std::vector<Entry> entries() const {
     std::vector<Entry> all;
-    for (const auto &[segment, pages] : pools) {
-      for (const page_no_t page_no : pages) {
+    for (const auto &[segment, pool] : pools) {
+      for (const page_no_t page_no : pool.pages) {
         all.push_back({segment, page_no});
       }
     }
@@ -113,6 +131,9 @@ std::unordered_map<space_id_t, Space_reserve> reserves;
 struct Taken {
   /** the index of the split that asked for a page, taken or not */
   const dict_index_t *index{nullptr};
+  /** whether the split reserved extents (it took no page and its insert
+  reserves them, btr_cur_pessimistic_insert()) */
+  bool extents_reserved{false};
   space_id_t space{SPACE_UNKNOWN};
   uint64_t segment{0};
   std::vector<page_no_t> unused;
@@ -124,15 +145,16 @@ thread_local Taken t_taken;
 @return whether there was one */
 bool pop_locked(Space_reserve &reserve, space_id_t space, uint64_t segment) {
   auto pool = reserve.pools.find(segment);
-  if (pool == reserve.pools.end() || pool->second.empty()) {
+  if (pool == reserve.pools.end() || pool->second.pages.empty()) {
     return false;
   }
-  const page_no_t page_no = pool->second.back();
-  pool->second.pop_back();
+  const page_no_t page_no = pool->second.pages.back();
+  pool->second.pages.pop_back();
   reserve.in_flight.emplace(page_no, segment);
   t_taken.space = space;
   t_taken.segment = segment;
   t_taken.unused.push_back(page_no);
+  btr_blink_reserve_stats.pages_taken.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
 
@@ -175,30 +197,32 @@ void set_magic(buf_block_t *block, uint32_t magic, mtr_t *mtr) {
 }
 
 /** RV1: read the directory of a tablespace.
-@param[out] directory  its page number, FIL_NULL if none
+@param[out] named      the page page 0 names (0: none)
+@param[out] directory  that page if it is a directory, else FIL_NULL
 @return its entries */
 std::vector<Entry> read_directory(space_id_t space,
                                   const page_size_t &page_size,
-                                  page_no_t *directory) {
+                                  page_no_t *named, page_no_t *directory) {
   std::vector<Entry> entries;
   mtr_t mtr;
   mtr.start();
   page_t *page0 =
       buf_block_get_frame(buf_page_get(page_id_t(space, 0), page_size,
                                        RW_S_LATCH, UT_LOCATION_HERE, &mtr));
-  const page_no_t page_no = mach_read_from_4(directory_pointer(page0));
+  *named = mach_read_from_4(directory_pointer(page0));
   const page_no_t size =
       mach_read_from_4(page0 + FSP_HEADER_OFFSET + FSP_SIZE);
   *directory = FIL_NULL;
-  if (page_no != 0 && page_no < size) {
+  if (*named != 0 && *named < size) {
     const page_t *page = buf_block_get_frame(
-        buf_page_get_gen(page_id_t(space, page_no), page_size, RW_S_LATCH,
+        buf_page_get_gen(page_id_t(space, *named), page_size, RW_S_LATCH,
                          nullptr, Page_fetch::POSSIBLY_FREED,
                          UT_LOCATION_HERE, &mtr));
     if (has_magic(page, DIRECTORY_MAGIC)) {
-      *directory = page_no;
-      const ulint n = std::min<ulint>(mach_read_from_4(page + DIRECTORY_N_OFFSET),
-                               directory_capacity(page_size));
+      *directory = *named;
+      const ulint n =
+          std::min<ulint>(mach_read_from_4(page + DIRECTORY_N_OFFSET),
+                          directory_capacity(page_size));
       for (ulint i = 0; i < n; ++i) {
         const byte *e = page + DIRECTORY_ENTRIES + i * ENTRY_SIZE;
         const page_no_t listed = mach_read_from_4(e + 8);
@@ -208,38 +232,8 @@ std::vector<Entry> read_directory(space_id_t space,
       }
     }
   }
-  if (page_no != 0 && *directory == FIL_NULL) {
-    ib::warn() << "B-link: tablespace " << space << " names page " << page_no
-               << " as its reserve directory, which is not one; a new "
-                  "directory replaces it";
-  }
   mtr.commit();
   return entries;
-}
-
-/** RV3: after a startup or an IMPORT, the listed pages still unused: a
-split formats its page as an index page, so a listed page that still
-carries the reserve's magic was never used (RV7).  Read with no latch
-held: a listed page that a split used may be in a level now, latched by a
-writer that waits for the tablespace latch. */
-void load(space_id_t space, const page_size_t &page_size) {
-  page_no_t directory;
-  std::vector<Entry> entries = read_directory(space, page_size, &directory);
-  entries.erase(std::remove_if(entries.begin(), entries.end(),
-                               [&](const Entry &e) {
-                                 return !still_reserved(space, e.page_no,
-                                                        page_size);
-                               }),
-                entries.end());
-  std::lock_guard<std::mutex> guard(reserve_mutex);
-  Space_reserve &reserve = reserves[space];
-  reserve.loaded = true;
-  reserve.directory = directory;
-  for (const Entry &e : entries) {
-    reserve.pools[e.segment].push_back(e.page_no);
-  }
-  btr_blink_reserve_stats.pages_reclaimed.fetch_add(
-      entries.size(), std::memory_order_relaxed);
 }
 
 /** @return the id of a file segment; the tablespace latch and the inode
@@ -249,6 +243,99 @@ uint64_t segment_id(space_id_t space, const page_size_t &page_size,
   mtr_x_lock_space(fil_space_get(space), mtr);
   return mach_read_from_8(fseg_inode_get(header, space, page_size, mtr) +
                           FSEG_ID);
+}
+
+/** @return the ids of the table's B-link index trees */
+std::vector<space_index_t> blink_indexes(const dict_table_t *table) {
+  std::vector<space_index_t> ids;
+  for (const dict_index_t *index : table->indexes) {
+    if (index->blink && index->page != FIL_NULL) {
+      ids.push_back(index->id);
+    }
+  }
+  return ids;
+}
+
+/** RV4: the leaf segments of the table's B-link indexes, each read from
+its root (S, alone) and its inode.  No latch may be held. */
+std::vector<uint64_t> live_segments(const dict_table_t *table,
+                                    const page_size_t &page_size) {
+  std::vector<uint64_t> segments;
+  for (const dict_index_t *index : table->indexes) {
+    if (!index->blink || index->page == FIL_NULL) {
+      continue;
+    }
+    byte header[FSEG_HEADER_SIZE];
+    mtr_t mtr;
+    mtr.start();
+    const page_t *root = buf_block_get_frame(
+        buf_page_get(page_id_t(index->space, index->page), page_size,
+                     RW_S_LATCH, UT_LOCATION_HERE, &mtr));
+    memcpy(header, root + PAGE_HEADER + PAGE_BTR_SEG_LEAF, sizeof header);
+    mtr.commit();
+    mtr.start();
+    segments.push_back(segment_id(index->space, page_size, header, &mtr));
+    mtr.commit();
+  }
+  return segments;
+}
+
+/** RV3, RV4: bring what is known of the tablespace up to date with the
+table's indexes and, after a startup or an IMPORT, with its directory:
+the listed pages still unused (a split formats its page as an index page,
+so a listed page that still carries the reserve's magic was never used,
+RV7) of live segments go back into their pools.  No latch may be held:
+a listed page that a split used may be in a level now, latched by a writer
+that waits for the tablespace latch. */
+void update(const dict_table_t *table, space_id_t space,
+            const page_size_t &page_size) {
+  const std::vector<space_index_t> ids = blink_indexes(table);
+  bool loaded;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    const Space_reserve &reserve = reserves[space];
+    if (reserve.loaded && reserve.live_indexes == ids) {
+      return;
+    }
+    loaded = reserve.loaded;
+  }
+  const std::vector<uint64_t> segments = live_segments(table, page_size);
+  page_no_t named = 0;
+  page_no_t directory = FIL_NULL;
+  std::vector<Entry> entries;
+  if (!loaded) {
+    entries = read_directory(space, page_size, &named, &directory);
+    entries.erase(
+        std::remove_if(entries.begin(), entries.end(),
+                       [&](const Entry &e) {
+                         return std::find(segments.begin(), segments.end(),
+                                          e.segment) == segments.end() ||
+                                !still_reserved(space, e.page_no, page_size);
+                       }),
+        entries.end());
+    if (named != 0 && directory == FIL_NULL) {
+      ib::warn() << "B-link: page 0 of tablespace " << space << " names page "
+                 << named << " as its reserve directory, which is not one;"
+                 << " its indexes allocate inside their splits";
+    }
+  }
+  std::lock_guard<std::mutex> guard(reserve_mutex);
+  Space_reserve &reserve = reserves[space];
+  reserve.live_indexes = ids;
+  reserve.live_segments = segments;
+  for (auto it = reserve.pools.begin(); it != reserve.pools.end();) {
+    it = reserve.live(it->first) ? std::next(it) : reserve.pools.erase(it);
+  }
+  if (!loaded) {
+    reserve.loaded = true;
+    reserve.directory = directory;
+    reserve.disabled = named != 0 && directory == FIL_NULL;
+    for (const Entry &e : entries) {
+      reserve.pools[e.segment].pages.push_back(e.page_no);
+    }
+    btr_blink_reserve_stats.pages_reclaimed.fetch_add(
+        entries.size(), std::memory_order_relaxed);
+  }
 }
 
 /** RV1: write the directory: every unused and in-flight page of the
@@ -273,7 +360,7 @@ void write_directory(buf_block_t *block, const std::vector<Entry> &entries,
 there is none.  The tablespace latch is held.
 @return the page X-latched, or nullptr if the tablespace is full */
 buf_block_t *latch_directory(space_id_t space, const page_size_t &page_size,
-                             page_no_t directory, mtr_t *mtr) {
+                             page_no_t directory, page_t *page0, mtr_t *mtr) {
   if (directory != FIL_NULL) {
     return buf_page_get(page_id_t(space, directory), page_size, RW_X_LATCH,
                         UT_LOCATION_HERE, mtr);
@@ -285,11 +372,21 @@ buf_block_t *latch_directory(space_id_t space, const page_size_t &page_size,
   set_magic(block, DIRECTORY_MAGIC, mtr);
   mlog_write_ulint(buf_block_get_frame(block) + DIRECTORY_N_OFFSET, 0,
                    MLOG_4BYTES, mtr);
-  page_t *page0 = fsp_get_space_header(space, page_size, mtr) -
-                  FSP_HEADER_OFFSET;
   mlog_write_ulint(directory_pointer(page0), block->page.id.page_no(),
                    MLOG_4BYTES, mtr);
   return block;
+}
+
+/** RV1: the pages a leaf segment's reserve is refilled to: the setting,
+but no more than a sixteenth of the pages the segment uses (at least 2),
+so that small indexes keep small reserves (their disk space, and the leaf
+page counts of their statistics).  Latches the inode. */
+ulint reserve_target(space_id_t space, const fseg_header_t *header,
+                     mtr_t *mtr) {
+  ulint used;
+  fseg_n_reserved_pages_in_space(space, header, &used, mtr);
+  return std::min<ulint>(srv_btree_blink_reserve_pages,
+                         std::max<ulint>(2, used / 16));
 }
 
 /** Clears Space_reserve::refilling when the refill ends. */
@@ -298,10 +395,7 @@ class Refilling {
   explicit Refilling(space_id_t space) : m_space(space) {}
   ~Refilling() {
     std::lock_guard<std::mutex> guard(reserve_mutex);
-    auto it = reserves.find(m_space);
-    if (it != reserves.end()) {
-      it->second.refilling = false;
-    }
+    reserves[m_space].refilling = false;
   }
   Refilling(const Refilling &) = delete;
   Refilling &operator=(const Refilling &) = delete;
@@ -311,8 +405,93 @@ class Refilling {
 };
 
 /** RV5: the refill itself, under index->lock in S and Refilling. */
-void refill(const dict_index_t *index, const fseg_header_t *leaf_seg,
-            bool loaded);
+void refill(const dict_index_t *index, const fseg_header_t *leaf_seg) {
+  const space_id_t space = index->space;
+  const page_size_t page_size = dict_table_page_size(index->table);
+
+  mtr_t mtr;
+  mtr.start();
+  /* RV5: the tablespace latch first, then the inode, page 0, the
+  directory, the descriptor pages and the new pages: nothing a splitter
+  waits for while it holds a page of a level. */
+  const uint64_t segment = segment_id(space, page_size, leaf_seg, &mtr);
+  const ulint target = reserve_target(space, leaf_seg, &mtr);
+  page_t *page0 =
+      fsp_get_space_header(space, page_size, &mtr) - FSP_HEADER_OFFSET;
+  page_no_t directory;
+  ulint n_entries;
+  ulint have;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    Space_reserve &reserve = reserves[space];
+    directory = reserve.directory;
+    n_entries = reserve.entries().size();
+    have = reserve.pools[segment].pages.size();
+  }
+  /* Only IMPORT replaces the file under a tablespace id (TRUNCATE makes a
+  new one), and it forgets what was known (RV4). */
+  ut_a(mach_read_from_4(directory_pointer(page0)) ==
+       (directory == FIL_NULL ? 0 : directory));
+  const ulint capacity = directory_capacity(page_size);
+  const ulint want = std::min(target - std::min(target, have),
+                              capacity - std::min(capacity, n_entries));
+  buf_block_t *dir_block =
+      want == 0 ? nullptr
+                : latch_directory(space, page_size, directory, page0, &mtr);
+  if (dir_block == nullptr) {
+    mtr.commit();
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    Space_reserve &reserve = reserves[space];
+    reserve.segment_of[index->id] = segment;
+    reserve.pools[segment].target = target;
+    return;
+  }
+
+  std::vector<page_no_t> fresh;
+  page_no_t hint = 0;
+  while (fresh.size() < want) {
+    /* FSP_NO_DIR: a page of an extent the segment has, a new extent only
+    when it has none (FSP_UP would take a new extent at every refill). */
+    buf_block_t *block = fseg_alloc_free_page_in_space(
+        space, leaf_seg, hint, FSP_NO_DIR, false, &mtr, &mtr);
+    if (block == nullptr) {
+      break;
+    }
+    /* RV7: marked until a split formats it. */
+    set_magic(block, RESERVE_MAGIC, &mtr);
+    fresh.push_back(block->page.id.page_no());
+    hint = fresh.back() + 1;
+  }
+
+  std::vector<Entry> entries;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    entries = reserves[space].entries();
+  }
+  for (const page_no_t page_no : fresh) {
+    entries.push_back({segment, page_no});
+  }
+  write_directory(dir_block, entries, &mtr);
+  DBUG_EXECUTE_IF("blink_crash_in_refill", crash_now(););
+  mtr.commit();
+  DBUG_EXECUTE_IF("blink_crash_after_refill", crash_now(););
+
+  /* RV5: the pages become takeable once the refill has committed. */
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    Space_reserve &reserve = reserves[space];
+    reserve.directory = dir_block->page.id.page_no();
+    reserve.segment_of[index->id] = segment;
+    Pool &pool = reserve.pools[segment];
+    pool.target = target;
+    pool.pages.insert(pool.pages.end(), fresh.begin(), fresh.end());
+  }
+  if (!fresh.empty()) {
+    btr_blink_reserve_stats.refills.fetch_add(1, std::memory_order_relaxed);
+    btr_blink_reserve_stats.pages_allocated.fetch_add(
+        fresh.size(), std::memory_order_relaxed);
+  }
+}
 
 }  // namespace
 
@@ -320,7 +499,7 @@ bool btr_blink_reserve_owns_page(const byte *page) {
   return has_magic(page, DIRECTORY_MAGIC) || has_magic(page, RESERVE_MAGIC);
 }
 
-bool btr_blink_reserve_take(const btr_cur_t *cursor) {
+bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags) {
   const dict_index_t *index = cursor->index;
   if (!index->blink || !btr_blink_split_leveled(index) ||
       !page_is_leaf(buf_block_get_frame(cursor->page_cur.block)) ||
@@ -339,10 +518,15 @@ bool btr_blink_reserve_take(const btr_cur_t *cursor) {
               pop_locked(reserve->second, index->space, segment->second);
     }
   }
-  (taken ? btr_blink_reserve_stats.pages_taken : btr_blink_reserve_stats.empty)
-      .fetch_add(1, std::memory_order_relaxed);
+  if (!taken) {
+    btr_blink_reserve_stats.empty.fetch_add(1, std::memory_order_relaxed);
+  }
+  t_taken.extents_reserved = !taken && (!(flags & BTR_NO_UNDO_LOG_FLAG) ||
+                                        index->table->is_intrinsic());
   return taken;
 }
+
+bool btr_blink_reserve_extents_reserved() { return t_taken.extents_reserved; }
 
 buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr) {
   if (t_taken.unused.empty()) {
@@ -385,20 +569,23 @@ buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr) {
 const dict_index_t *btr_blink_reserve_after_commit() {
   const dict_index_t *index = t_taken.index;
   t_taken.index = nullptr;
+  t_taken.extents_reserved = false;
   if (t_taken.unused.empty() && t_taken.used.empty()) {
     return index;
   }
+  /* RV6: the split has committed; the directory on disk still lists its
+  page, formatted now. */
+  DBUG_EXECUTE_IF("blink_crash_after_reserved_split",
+                  if (!t_taken.used.empty()) crash_now(););
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
-    auto reserve = reserves.find(t_taken.space);
-    if (reserve != reserves.end()) {
-      for (const page_no_t page_no : t_taken.used) {
-        reserve->second.in_flight.erase(page_no);
-      }
-      for (const page_no_t page_no : t_taken.unused) {
-        reserve->second.in_flight.erase(page_no);
-        reserve->second.pools[t_taken.segment].push_back(page_no);
-      }
+    Space_reserve &reserve = reserves[t_taken.space];
+    for (const page_no_t page_no : t_taken.used) {
+      reserve.in_flight.erase(page_no);
+    }
+    for (const page_no_t page_no : t_taken.unused) {
+      reserve.in_flight.erase(page_no);
+      reserve.pools[t_taken.segment].pages.push_back(page_no);
     }
   }
   t_taken.unused.clear();
@@ -408,25 +595,25 @@ const dict_index_t *btr_blink_reserve_after_commit() {
 
 void btr_blink_reserve_refill(const dict_index_t *index,
                               const fseg_header_t *leaf_seg) {
-  const ulint target = srv_btree_blink_reserve_pages;
-  if (target == 0 || !index->blink) {
+  if (srv_btree_blink_reserve_pages == 0 || !index->blink) {
     return;
   }
   const space_id_t space = index->space;
-  bool loaded;
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
     Space_reserve &reserve = reserves[space];
     auto segment = reserve.segment_of.find(index->id);
-    if (reserve.refilling ||
+    if (reserve.refilling || reserve.disabled ||
         (segment != reserve.segment_of.end() &&
-         2 * reserve.pools[segment->second].size() >= target)) {
+         2 * reserve.pools[segment->second].pages.size() >=
+             std::min<ulint>(reserve.pools[segment->second].target,
+                             srv_btree_blink_reserve_pages))) {
       return;
     }
     reserve.refilling = true;
-    loaded = reserve.loaded;
   }
   const Refilling refilling(space);
+  update(index->table, space, dict_table_page_size(index->table));
   /* A1: the validator, under X, counts the leaf segment's pages against the
   directory; a refill between the two would be taken for a leak.  No latch
   is held here (LO1), but an exclusive path waiting for X goes first. */
@@ -434,102 +621,17 @@ void btr_blink_reserve_refill(const dict_index_t *index,
   /* LO1: taken once per thread. */
   ut_ad(!rw_lock_own_flagged(
       lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
-  if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
+  bool disabled;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    disabled = reserves[space].disabled;
+  }
+  if (disabled || !rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
     return;
   }
-  refill(index, leaf_seg, loaded);
+  refill(index, leaf_seg);
   rw_lock_s_unlock(lock);
 }
-
-namespace {
-void refill(const dict_index_t *index, const fseg_header_t *leaf_seg,
-            bool loaded) {
-  const ulint target = srv_btree_blink_reserve_pages;
-  const space_id_t space = index->space;
-  const page_size_t page_size = dict_table_page_size(index->table);
-  if (!loaded) {
-    load(space, page_size);
-  }
-
-  mtr_t mtr;
-  mtr.start();
-  /* RV5: the tablespace latch first, then page 0, the directory, the
-  inode and descriptor pages and the new pages: nothing a splitter holds. */
-  const uint64_t segment = segment_id(space, page_size, leaf_seg, &mtr);
-  page_t *page0 = fsp_get_space_header(space, page_size, &mtr) -
-                  FSP_HEADER_OFFSET;
-  page_no_t directory;
-  ulint n_entries;
-  ulint have;
-  {
-    std::lock_guard<std::mutex> guard(reserve_mutex);
-    Space_reserve &reserve = reserves[space];
-    reserve.segment_of[index->id] = segment;
-    directory = reserve.directory;
-    n_entries = reserve.entries().size();
-    have = reserve.pools[segment].size();
-  }
-  const page_no_t named = mach_read_from_4(directory_pointer(page0));
-  if (named != (directory == FIL_NULL ? 0 : directory)) {
-    /* The file was replaced under the same tablespace id: start over
-    from its directory at the next refill. */
-    mtr.commit();
-    btr_blink_reserve_forget(space);
-    return;
-  }
-  const ulint capacity = directory_capacity(page_size);
-  const ulint want = std::min(target - std::min(target, have),
-                              capacity - std::min(capacity, n_entries));
-  if (want == 0) {
-    mtr.commit();
-    return;
-  }
-  buf_block_t *dir_block = latch_directory(space, page_size, directory, &mtr);
-  if (dir_block == nullptr) {
-    mtr.commit();
-    return;
-  }
-
-  std::vector<page_no_t> fresh;
-  page_no_t hint = 0;
-  while (fresh.size() < want) {
-    buf_block_t *block = fseg_alloc_free_page_in_space(
-        space, leaf_seg, hint, FSP_UP, false, &mtr, &mtr);
-    if (block == nullptr) {
-      break;
-    }
-    /* RV7: marked until a split formats it. */
-    set_magic(block, RESERVE_MAGIC, &mtr);
-    fresh.push_back(block->page.id.page_no());
-    hint = fresh.back() + 1;
-  }
-
-  std::vector<Entry> entries;
-  {
-    std::lock_guard<std::mutex> guard(reserve_mutex);
-    entries = reserves[space].entries();
-  }
-  for (const page_no_t page_no : fresh) {
-    entries.push_back({segment, page_no});
-  }
-  write_directory(dir_block, entries, &mtr);
-  DBUG_EXECUTE_IF("blink_crash_in_refill", crash_now(););
-  mtr.commit();
-  DBUG_EXECUTE_IF("blink_crash_after_refill", crash_now(););
-
-  /* RV5: the pages become takeable once the refill has committed. */
-  {
-    std::lock_guard<std::mutex> guard(reserve_mutex);
-    Space_reserve &reserve = reserves[space];
-    reserve.directory = dir_block->page.id.page_no();
-    auto &pool = reserve.pools[segment];
-    pool.insert(pool.end(), fresh.begin(), fresh.end());
-  }
-  btr_blink_reserve_stats.refills.fetch_add(1, std::memory_order_relaxed);
-  btr_blink_reserve_stats.pages_allocated.fetch_add(
-      fresh.size(), std::memory_order_relaxed);
-}
-}  // namespace
 
 void btr_blink_reserve_forget(space_id_t space_id) {
   std::lock_guard<std::mutex> guard(reserve_mutex);
@@ -549,9 +651,10 @@ ulint btr_blink_reserve_count(const dict_index_t *index) {
                    &mtr);
     mtr.commit();
   }
+  page_no_t named;
   page_no_t directory;
   ulint n = 0;
-  for (const Entry &e : read_directory(space, page_size, &directory)) {
+  for (const Entry &e : read_directory(space, page_size, &named, &directory)) {
     n += e.segment == segment && still_reserved(space, e.page_no, page_size);
   }
   return n;

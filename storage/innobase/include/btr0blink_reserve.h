@@ -61,8 +61,13 @@ extern btr_blink_reserve_stats_t btr_blink_reserve_stats;
 after every page latch but the new page's): take a page from the index's
 reserve.
 @param[in] cursor  the insert's cursor, on the leaf to split
+@param[in] flags   btr_cur_pessimistic_insert()'s flags
 @return whether a page was taken: the split reserves no extents */
-bool btr_blink_reserve_take(const btr_cur_t *cursor);
+bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags);
+
+/** @return whether this thread's leveled leaf split reserved extents
+(it took no page from the reserve and its insert reserves them) */
+bool btr_blink_reserve_extents_reserved();
 
 /** RV2: the new page of a leveled leaf split, from the pages this thread
 took (or from the reserve, for the second split of SP5), X-latched in
@@ -105,5 +110,16 @@ is full */
 buf_block_t *fsp_alloc_page_outside_segments(space_id_t space_id,
                                              const page_size_t &page_size,
                                              mtr_t *mtr);
+
+/** fseg_n_reserved_pages() with the tablespace given, for a copy of a
+segment header (LO4).
+@param[in]  space_id  tablespace
+@param[in]  header    segment header
+@param[out] used      pages used
+@param[in,out] mtr    mini-transaction
+@return pages reserved */
+ulint fseg_n_reserved_pages_in_space(space_id_t space_id,
+                                     const fseg_header_t *header, ulint *used,
+                                     mtr_t *mtr);
 
 #endif /* btr0blink_reserve_h */
