@@ -127,6 +127,28 @@ for. */
 std::mutex reserve_mutex;
 std::unordered_map<space_id_t, Space_reserve> reserves;
 
+/** RV4: forget the tablespaces that were dropped (DROP TABLE, TRUNCATE),
+when the map has doubled since the last time, so that a server that drops
+many tables does not keep what it knew of each. */
+void forget_dropped_locked() {
+  static size_t next_sweep = 64;
+  if (reserves.size() < next_sweep) {
+    return;
+  }
+  for (auto it = reserves.begin(); it != reserves.end();) {
+    fil_space_t *space = fil_space_acquire_silent(it->first);
+    if (space != nullptr) {
+      fil_space_release(space);
+      ++it;
+    } else if (it->second.refilling) {
+      ++it;
+    } else {
+      it = reserves.erase(it);
+    }
+  }
+  next_sweep = 2 * std::max<size_t>(reserves.size(), 32);
+}
+
 /** The pages this thread took for the split of its current row insert. */
 struct Taken {
   /** the index of the split that asked for a page, taken or not */
@@ -601,6 +623,7 @@ void btr_blink_reserve_refill(const dict_index_t *index,
   const space_id_t space = index->space;
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
+    forget_dropped_locked();
     Space_reserve &reserve = reserves[space];
     auto segment = reserve.segment_of.find(index->id);
     if (reserve.refilling || reserve.disabled ||
