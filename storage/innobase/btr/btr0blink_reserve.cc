@@ -426,8 +426,17 @@ class Refilling {
   const space_id_t m_space;
 };
 
-/** RV5: the refill itself, under index->lock in S and Refilling. */
-void refill(const dict_index_t *index, const fseg_header_t *leaf_seg) {
+/** RV5: the pages a refill allocates in one mini-transaction.  It
+releases the tablespace latch between them, for the splits that allocate
+inside themselves meanwhile, and each batch can be taken once committed. */
+constexpr ulint REFILL_BATCH = 4;
+
+/** RV5: one mini-transaction of a refill.
+@param[in,out] hint  where to allocate from
+@return the pages allocated: 0 if the reserve is full, or the directory,
+or the tablespace */
+ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
+                   page_no_t *hint) {
   const space_id_t space = index->space;
   const page_size_t page_size = dict_table_page_size(index->table);
 
@@ -455,8 +464,8 @@ void refill(const dict_index_t *index, const fseg_header_t *leaf_seg) {
   ut_a(mach_read_from_4(directory_pointer(page0)) ==
        (directory == FIL_NULL ? 0 : directory));
   const ulint capacity = directory_capacity(page_size);
-  const ulint want = std::min(target - std::min(target, have),
-                              capacity - std::min(capacity, n_entries));
+  const ulint want = std::min({REFILL_BATCH, target - std::min(target, have),
+                               capacity - std::min(capacity, n_entries)});
   buf_block_t *dir_block =
       want == 0 ? nullptr
                 : latch_directory(space, page_size, directory, page0, &mtr);
@@ -466,23 +475,22 @@ void refill(const dict_index_t *index, const fseg_header_t *leaf_seg) {
     Space_reserve &reserve = reserves[space];
     reserve.segment_of[index->id] = segment;
     reserve.pools[segment].target = target;
-    return;
+    return 0;
   }
 
   std::vector<page_no_t> fresh;
-  page_no_t hint = 0;
   while (fresh.size() < want) {
     /* FSP_NO_DIR: a page of an extent the segment has, a new extent only
     when it has none (FSP_UP would take a new extent at every refill). */
     buf_block_t *block = fseg_alloc_free_page_in_space(
-        space, leaf_seg, hint, FSP_NO_DIR, false, &mtr, &mtr);
+        space, leaf_seg, *hint, FSP_NO_DIR, false, &mtr, &mtr);
     if (block == nullptr) {
       break;
     }
     /* RV7: marked until a split formats it. */
     set_magic(block, RESERVE_MAGIC, &mtr);
     fresh.push_back(block->page.id.page_no());
-    hint = fresh.back() + 1;
+    *hint = fresh.back() + 1;
   }
 
   std::vector<Entry> entries;
@@ -498,20 +506,36 @@ void refill(const dict_index_t *index, const fseg_header_t *leaf_seg) {
   mtr.commit();
   DBUG_EXECUTE_IF("blink_crash_after_refill", crash_now(););
 
-  /* RV5: the pages become takeable once the refill has committed. */
-  {
-    std::lock_guard<std::mutex> guard(reserve_mutex);
-    Space_reserve &reserve = reserves[space];
-    reserve.directory = dir_block->page.id.page_no();
-    reserve.segment_of[index->id] = segment;
-    Pool &pool = reserve.pools[segment];
-    pool.target = target;
-    pool.pages.insert(pool.pages.end(), fresh.begin(), fresh.end());
+  /* RV5: the pages become takeable once their batch has committed. */
+  std::lock_guard<std::mutex> guard(reserve_mutex);
+  Space_reserve &reserve = reserves[space];
+  reserve.directory = dir_block->page.id.page_no();
+  reserve.segment_of[index->id] = segment;
+  Pool &pool = reserve.pools[segment];
+  pool.target = target;
+  pool.pages.insert(pool.pages.end(), fresh.begin(), fresh.end());
+  return fresh.size();
+}
+
+/** RV5: the refill itself, under index->lock in S and Refilling: batches
+until the reserve is at its target, no more batches than that takes when
+splits take no page meanwhile. */
+void refill(const dict_index_t *index, const fseg_header_t *leaf_seg) {
+  page_no_t hint = 0;
+  ulint allocated = 0;
+  const ulint max_batches =
+      srv_btree_blink_reserve_pages / REFILL_BATCH + 1;
+  for (ulint i = 0; i < max_batches; ++i) {
+    const ulint n = refill_batch(index, leaf_seg, &hint);
+    if (n == 0) {
+      break;
+    }
+    allocated += n;
   }
-  if (!fresh.empty()) {
+  if (allocated > 0) {
     btr_blink_reserve_stats.refills.fetch_add(1, std::memory_order_relaxed);
     btr_blink_reserve_stats.pages_allocated.fetch_add(
-        fresh.size(), std::memory_order_relaxed);
+        allocated, std::memory_order_relaxed);
   }
 }
 
