@@ -400,7 +400,7 @@ buf_block_t *latch_directory(space_id_t space, const page_size_t &page_size,
 }
 
 /** RV1: the pages a leaf segment's reserve is refilled to: the setting,
-but no more than a sixteenth of the pages the segment uses (at least 2),
+capped at a sixteenth of the pages the segment uses, or 2 if that is more,
 so that small indexes keep small reserves (their disk space, and the leaf
 page counts of their statistics).  Latches the inode. */
 ulint reserve_target(space_id_t space, const fseg_header_t *header,
