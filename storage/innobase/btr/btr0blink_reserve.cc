@@ -160,6 +160,10 @@ struct Taken {
   uint64_t segment{0};
   std::vector<page_no_t> unused;
   std::vector<page_no_t> used;
+#ifdef UNIV_DEBUG
+  /** RV6: the mini-transaction of the split that used the pages */
+  const mtr_t *mtr{nullptr};
+#endif /* UNIV_DEBUG */
 };
 thread_local Taken t_taken;
 
@@ -364,6 +368,8 @@ void update(const dict_table_t *table, space_id_t space,
 tablespace, and the new ones. */
 void write_directory(buf_block_t *block, const std::vector<Entry> &entries,
                      mtr_t *mtr) {
+  /* RV1: the refill wants no more pages than the directory holds. */
+  ut_a(entries.size() <= directory_capacity(block->page.size));
   page_t *page = buf_block_get_frame(block);
   std::vector<byte> bytes(entries.size() * ENTRY_SIZE);
   for (size_t i = 0; i < entries.size(); ++i) {
@@ -432,20 +438,26 @@ inside themselves meanwhile, and each batch can be taken once committed. */
 constexpr ulint REFILL_BATCH = 4;
 
 /** RV5: one mini-transaction of a refill.
-@param[in,out] hint  where to allocate from
+@param[in]     segment  the id of the leaf segment
+@param[in,out] hint     where to allocate from
 @return the pages allocated: 0 if the reserve is full, or the directory,
 or the tablespace */
 ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
-                   page_no_t *hint) {
+                   uint64_t segment, page_no_t *hint) {
   const space_id_t space = index->space;
   const page_size_t page_size = dict_table_page_size(index->table);
+  /* RV5: one refill per tablespace, under index->lock in S (A1). */
+  ut_ad(rw_lock_own(dict_index_get_lock(const_cast<dict_index_t *>(index)),
+                    RW_LOCK_S));
+  ut_d(std::unique_lock<std::mutex> check(reserve_mutex));
+  ut_ad(reserves[space].refilling);
+  ut_d(check.unlock());
 
   mtr_t mtr;
   mtr.start();
   /* RV5: the tablespace latch first, then the inode, page 0, the
   directory, the descriptor pages and the new pages: nothing a splitter
   waits for while it holds a page of a level. */
-  const uint64_t segment = segment_id(space, page_size, leaf_seg, &mtr);
   const ulint target = reserve_target(space, leaf_seg, &mtr);
   page_t *page0 =
       fsp_get_space_header(space, page_size, &mtr) - FSP_HEADER_OFFSET;
@@ -506,6 +518,8 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
   mtr.commit();
   DBUG_EXECUTE_IF("blink_crash_after_refill", crash_now(););
 
+  /* RV1: no more than the target. */
+  ut_ad(fresh.size() <= want && have + fresh.size() <= target);
   /* RV5: the pages become takeable once their batch has committed. */
   std::lock_guard<std::mutex> guard(reserve_mutex);
   Space_reserve &reserve = reserves[space];
@@ -521,12 +535,20 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
 until the reserve is at its target, no more batches than that takes when
 splits take no page meanwhile. */
 void refill(const dict_index_t *index, const fseg_header_t *leaf_seg) {
+  uint64_t segment;
+  {
+    mtr_t mtr;
+    mtr.start();
+    segment = segment_id(index->space, dict_table_page_size(index->table),
+                         leaf_seg, &mtr);
+    mtr.commit();
+  }
   page_no_t hint = 0;
   ulint allocated = 0;
   const ulint max_batches =
       srv_btree_blink_reserve_pages / REFILL_BATCH + 1;
   for (ulint i = 0; i < max_batches; ++i) {
-    const ulint n = refill_batch(index, leaf_seg, &hint);
+    const ulint n = refill_batch(index, leaf_seg, segment, &hint);
     if (n == 0) {
       break;
     }
@@ -548,11 +570,17 @@ bool btr_blink_reserve_owns_page(const byte *page) {
 bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags) {
   const dict_index_t *index = cursor->index;
   if (!index->blink || !btr_blink_split_leveled(index) ||
-      !page_is_leaf(buf_block_get_frame(cursor->page_cur.block)) ||
-      srv_btree_blink_reserve_pages == 0) {
+      !page_is_leaf(buf_block_get_frame(cursor->page_cur.block))) {
     return false;
   }
   ut_ad(t_taken.unused.empty() && t_taken.used.empty());
+  /* What btr_cur_pessimistic_insert() does when no page is taken. */
+  const bool insert_reserves =
+      !(flags & BTR_NO_UNDO_LOG_FLAG) || index->table->is_intrinsic();
+  t_taken.extents_reserved = insert_reserves;
+  if (srv_btree_blink_reserve_pages == 0) {
+    return false;
+  }
   t_taken.index = index;
   bool taken = false;
   if (!DBUG_EVALUATE_IF("blink_reserve_empty", true, false)) {
@@ -567,8 +595,7 @@ bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags) {
   if (!taken) {
     btr_blink_reserve_stats.empty.fetch_add(1, std::memory_order_relaxed);
   }
-  t_taken.extents_reserved = !taken && (!(flags & BTR_NO_UNDO_LOG_FLAG) ||
-                                        index->table->is_intrinsic());
+  t_taken.extents_reserved = !taken && insert_reserves;
   return taken;
 }
 
@@ -589,6 +616,10 @@ buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr) {
     }
   }
   ut_ad(t_taken.space == index->space);
+  /* RV2: a split with a page of the reserve latches no tablespace page. */
+  ut_ad(!mtr_memo_contains(mtr, fil_space_get_latch(index->space),
+                           MTR_MEMO_X_LOCK));
+  ut_d(t_taken.mtr = mtr);
   const page_no_t page_no = t_taken.unused.back();
   t_taken.unused.pop_back();
   t_taken.used.push_back(page_no);
@@ -621,6 +652,8 @@ const dict_index_t *btr_blink_reserve_after_commit() {
   }
   /* RV6: the split has committed; the directory on disk still lists its
   page, formatted now. */
+  ut_ad(t_taken.mtr == nullptr || !t_taken.mtr->is_active());
+  ut_d(t_taken.mtr = nullptr);
   DBUG_EXECUTE_IF("blink_crash_after_reserved_split",
                   if (!t_taken.used.empty()) crash_now(););
   {

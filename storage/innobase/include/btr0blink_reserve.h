@@ -43,7 +43,8 @@ extern ulong srv_btree_blink_reserve_pages;
 
 /** Counters shown in SHOW GLOBAL STATUS as Innodb_btree_blink_reserve_*. */
 struct btr_blink_reserve_stats_t {
-  /** RV2: leaf splits that took their page from the reserve. */
+  /** RV2: pages popped from a reserve for a leaf split (SP5's second
+  page included, and a page popped again after it went back unused). */
   std::atomic<uint64_t> pages_taken{0};
   /** RV2: leaf splits that found the reserve empty and allocated inside
   the split, as without a reserve. */
