@@ -36,6 +36,9 @@ check_preset() {
 tally() { echo "$1 $2 $3 $4" >> "$results"; }
 
 summary() {
+  # What failed goes last, next to the totals, so that the tail of a CI log
+  # names it (failures, written by mtr_stage).
+  [ -s "$results.failures" ] && cat "$results.failures" >&2
   awk '{p+=$2; f+=$3; s+=$4; printf "  %-10s %d passed, %d failed, %d skipped\n", $1, $2, $3, $4 > "/dev/stderr"}
        END {printf "%d passed, %d failed, %d skipped\n", p, f, s; exit (f > 0 || NR == 0)}' "$results"
 }
@@ -62,5 +65,9 @@ mtr_stage() {  # stage obj log mtr-arguments...
   # is a failure too, and so is a run in which no test ran.
   [ "$rc" != 0 ] && [ "$fail" = 0 ] && fail=1
   [ "$pass" = 0 ] && [ "$fail" = 0 ] && fail=1
+  # Each failed test with the first lines of its verdict (the mismatch or the
+  # assertion), for summary.
+  awk -v stage="$stage" '/\[ fail \]/ {n = 12; print stage ": " $0; next}
+       n > 0 && !/^ *- saving/ {print "    " $0; n--; next} {n = 0}' "$log" >> "$results.failures"
   tally "$stage" "$pass" "$fail" "$skip"
 }

@@ -17,7 +17,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 results=$(mktemp)
-trap 'rm -f "$results"' EXIT
+trap 'rm -f "$results" "$results.failures"' EXIT
 times=()
 stage_time() { times+=("$1 $(( $(date +%s) - $2 )) s"); }
 

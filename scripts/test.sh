@@ -16,7 +16,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 results=$(mktemp)
-trap 'rm -f "$results"' EXIT
+trap 'rm -f "$results" "$results.failures"' EXIT
 
 # --- 1. fast tier -----------------------------------------------------------
 info "fast tier"

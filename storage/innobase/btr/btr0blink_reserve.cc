@@ -315,6 +315,8 @@ a listed page that a split used may be in a level now, latched by a writer
 that waits for the tablespace latch. */
 void update(const dict_table_t *table, space_id_t space,
             const page_size_t &page_size) {
+  /* RV4: the table's segments are all the tablespace's (M4). */
+  ut_ad(DICT_TF2_FLAG_IS_SET(table, DICT_TF2_USE_FILE_PER_TABLE));
   const std::vector<space_index_t> ids = blink_indexes(table);
   bool loaded;
   {
