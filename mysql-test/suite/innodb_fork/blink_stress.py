@@ -35,8 +35,14 @@ class Mismatch(Exception):
 
 
 def connect(a):
-    return pymysql.connect(unix_socket=a.socket, user="root", database="test",
+    conn = pymysql.connect(unix_socket=a.socket, user="root", database="test",
                            autocommit=True)
+    # Under innodb_trx_throttling below the connections (make test's stage
+    # mtr-throttled) one of them waits for a slot while the others may sit
+    # in 5-second lock waits, longer than the default 10 s timeout: a
+    # queued statement must wait, not fail with ER_TOO_MANY_CONCURRENT_TRXS.
+    conn.cursor().execute("SET SESSION innodb_trx_throttling_timeout = 3600")
+    return conn
 
 
 def a_value(rid, version):
