@@ -355,6 +355,12 @@ void update(const dict_table_t *table, space_id_t space,
     it = reserve.live(it->first) ? std::next(it) : reserve.pools.erase(it);
   }
   if (!loaded) {
+    /* RV3: the directory is read before any of its pages is in memory
+    (only a refill, which reads it first, fills the pools), so no page is
+    listed twice. */
+    ut_ad(reserve.in_flight.empty());
+    ut_ad(std::all_of(reserve.pools.begin(), reserve.pools.end(),
+                      [](const auto &pool) { return pool.second.pages.empty(); }));
     reserve.loaded = true;
     reserve.directory = directory;
     reserve.disabled = named != 0 && directory == FIL_NULL;
