@@ -31,10 +31,12 @@ are in btr/README.blink.md, "Per-level splits". */
 
 #include "btr0btr.h"
 #include "btr0cur.h"
+#include "btr0sea.h"
 #include "buf0buf.h"
 #include "buf0flu.h"
 #include "dict0dict.h"
 #include "fsp0fsp.h"
+#include "lock0lock.h"
 #include "log0buf.h"
 #include "mtr0mtr.h"
 #include "my_dbug.h"
@@ -979,24 +981,104 @@ bool btr_blink_change_refused(dict_index_t *index) {
   return refused;
 }
 
-bool btr_blink_delete_refused(dict_index_t *index, const buf_block_t *block) {
-  if (!btr_blink_path_unfinished(index)) {
+namespace {
+
+/** X4: if the leaf is the right half of an incomplete split (its left
+sibling is flagged, so no node pointer leads to it, IS2), undo the split:
+the left page takes the leaf's high key and its flag (the leaf's own
+unpublished right half, if any, becomes the left page's), the leaf leaves
+its level, its record locks go to the left page's supremum as in
+btr_discard_page(), and it is freed with its last record.  Nothing is
+allocated, so this goes through where finishing the split found no room.
+The key range of the left page moves right, under X (G0).
+@return whether the split was undone */
+bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
+  ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
+  page_t *page = buf_block_get_frame(block);
+  const page_no_t left_no = btr_page_get_prev(page, mtr);
+  if (left_no == FIL_NULL) {
     return false;
+  }
+  const space_id_t space = index->space;
+  const page_size_t page_size = dict_table_page_size(index->table);
+  /* Under X no one else latches the index's pages: latching the left
+  sibling after the page is safe, as in btr_discard_page(). */
+  buf_block_t *left = btr_block_get(page_id_t(space, left_no), page_size,
+                                    RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
+  page_t *left_page = buf_block_get_frame(left);
+  if (!is_flagged(left_page)) {
+    return false;
+  }
+  ut_a(btr_page_get_next(left_page, mtr) == block->page.id.page_no());
+
+  btr_search_drop_page_hash_index(block);
+  mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
+  const page_blink_hk_t hk = page_blink_get_hk(page);
+  page_blink_remove_hk(left, mtr);
+  if (hk.exists()) {
+    rec_t *rec = page_blink_copy_hk(
+        page, static_cast<byte *>(mem_heap_alloc(heap, hk.rec_size())));
+    const ulint *offsets = rec_get_offsets(rec, index, nullptr,
+                                           ULINT_UNDEFINED, UT_LOCATION_HERE,
+                                           &heap);
+    ut_a(page_blink_set_hk(left, index, rec, offsets, mtr));
+  }
+  mem_heap_free(heap);
+  page_blink_set_flags(left,
+                       (page_blink_get_flags(left_page) &
+                        ~PAGE_BLINK_INCOMPLETE_SPLIT) |
+                           (page_blink_get_flags(page) &
+                            PAGE_BLINK_INCOMPLETE_SPLIT),
+                       mtr);
+
+  /* The level list without the leaf (btr_level_list_remove()). */
+  const page_no_t right_no = btr_page_get_next(page, mtr);
+  btr_page_set_next(left_page, buf_block_get_page_zip(left), right_no, mtr);
+  /* MC1: the left page's right link and high key changed. */
+  buf_block_modify_clock_inc(left);
+  if (right_no != FIL_NULL) {
+    buf_block_t *right = btr_block_get(page_id_t(space, right_no), page_size,
+                                       RW_X_LATCH, UT_LOCATION_HERE, index,
+                                       mtr);
+    btr_page_set_prev(buf_block_get_frame(right),
+                      buf_block_get_page_zip(right), left_no, mtr);
+  }
+  if (!dict_table_is_locking_disabled(index->table)) {
+    lock_update_discard(left, PAGE_HEAP_NO_SUPREMUM, block);
+  }
+  btr_page_free(index, block, mtr);
+  MONITOR_INC(MONITOR_INDEX_DISCARD);
+  btr_blink_stats.discards.fetch_add(1, std::memory_order_relaxed);
+  btr_blink_stats.splits_undone.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+}  // namespace
+
+btr_blink_delete_t btr_blink_delete_unfinished(btr_cur_t *cursor, mtr_t *mtr) {
+  dict_index_t *index = cursor->index;
+  if (!btr_blink_path_unfinished(index)) {
+    return btr_blink_delete_t::GO_ON;
   }
   /* A record deleted from a leaf that keeps another, or from the root,
   changes no structure (the merge that may follow is skipped): purge and
   rollback go on.  Discarding the page would touch the pages of the
-  unfinished split.  A node pointer is deleted only inside a merge,
-  discard or split, which X3 refused before it began (failing there, in
-  btr_node_ptr_delete(), would leave it half done). */
+  unfinished split, unless it is that split's right half (X4).  A node
+  pointer is deleted only inside a merge, discard or split, which X3
+  refused before it began (failing there, in btr_node_ptr_delete(), would
+  leave it half done). */
+  buf_block_t *block = btr_cur_get_block(cursor);
   const page_t *page = buf_block_get_frame(block);
   ut_ad(page_is_leaf(page));
   if (!page_is_leaf(page) || page_get_n_recs(page) >= 2 ||
       block->page.id.page_no() == dict_index_get_page(index)) {
-    return false;
+    return btr_blink_delete_t::GO_ON;
+  }
+  if (unsplit(index, block, mtr)) {
+    return btr_blink_delete_t::UNSPLIT;
   }
   btr_blink_stats.changes_refused.fetch_add(1, std::memory_order_relaxed);
-  return true;
+  return btr_blink_delete_t::REFUSED;
 }
 
 bool btr_blink_exclusive_moves_right(dict_index_t *index,

@@ -348,6 +348,9 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       {"btree_blink_changes_refused",                                      \
        (char *)&btr_blink_stats.changes_refused, SHOW_LONGLONG,            \
        SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_splits_undone",                                        \
+       (char *)&btr_blink_stats.splits_undone, SHOW_LONGLONG,              \
+       SHOW_SCOPE_GLOBAL},                                                 \
       INNOFORK_RESERVE_STATUS(pages_taken),                               \
       INNOFORK_RESERVE_STATUS(empty),                                     \
       INNOFORK_RESERVE_STATUS(refills),                                   \

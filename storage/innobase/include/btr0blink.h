@@ -99,6 +99,9 @@ struct btr_blink_stats_t {
   /** X3: structure changes of an exclusive path that failed (as on a full
   tablespace) because X2 could not finish a split on their path. */
   std::atomic<uint64_t> changes_refused{0};
+  /** X4: incomplete splits undone where X3 would have refused the
+  discard of their emptied right half. */
+  std::atomic<uint64_t> splits_undone{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
 
@@ -365,11 +368,23 @@ bool btr_blink_path_unfinished(dict_index_t *index);
 and _update() return DB_OUT_OF_FILE_SPACE. */
 bool btr_blink_change_refused(dict_index_t *index);
 
-/** X3 for btr_cur_pessimistic_delete() of a record on block: refused
-(DB_OUT_OF_FILE_SPACE, counted) only if the delete would discard the leaf;
-a record deleted from a leaf that keeps others changes no structure, so
-purge and rollback go on. */
-bool btr_blink_delete_refused(dict_index_t *index, const buf_block_t *block);
+/** What btr_cur_pessimistic_delete() does under X3. */
+enum class btr_blink_delete_t {
+  /** what stock does: the delete changes no structure, or no split on
+  the path is unfinished */
+  GO_ON,
+  /** refused (DB_OUT_OF_FILE_SPACE, counted): the leaf would be discarded */
+  REFUSED,
+  /** done: the leaf was the empty right half of an unfinished split, whose
+  left page took its key range back (X4), and was freed with its record */
+  UNSPLIT
+};
+
+/** X3 for btr_cur_pessimistic_delete() of the record at the cursor: a
+record deleted from a leaf that keeps others changes no structure, so purge
+and rollback go on; the last one of a leaf is refused, unless the leaf is
+the right half of an incomplete split (X4). */
+btr_blink_delete_t btr_blink_delete_unfinished(btr_cur_t *cursor, mtr_t *mtr);
 
 /** X3: whether the stock descent of this thread's exclusive path
 (BTR_MODIFY_TREE, index->lock in X) must move right from page for tuple:
