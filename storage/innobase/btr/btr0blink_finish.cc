@@ -1001,8 +1001,9 @@ bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   }
   const space_id_t space = index->space;
   const page_size_t page_size = dict_table_page_size(index->table);
-  /* Under X no one else latches the index's pages: latching the left
-  sibling after the page is safe, as in btr_discard_page(). */
+  /* The BTR_MODIFY_TREE descent latched the leaf's siblings already
+  (btr_cur_latch_leaves(), also after X3's move-right): this latches them
+  again in the same mini-transaction, as btr_discard_page() does. */
   buf_block_t *left = btr_block_get(page_id_t(space, left_no), page_size,
                                     RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
   page_t *left_page = buf_block_get_frame(left);
@@ -1040,12 +1041,17 @@ bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
     buf_block_t *right = btr_block_get(page_id_t(space, right_no), page_size,
                                        RW_X_LATCH, UT_LOCATION_HERE, index,
                                        mtr);
+    ut_a(btr_page_get_prev(buf_block_get_frame(right), mtr) ==
+         block->page.id.page_no());
     btr_page_set_prev(buf_block_get_frame(right),
                       buf_block_get_page_zip(right), left_no, mtr);
   }
   if (!dict_table_is_locking_disabled(index->table)) {
     lock_update_discard(left, PAGE_HEAP_NO_SUPREMUM, block);
   }
+  /* A freed page carries no flag: a finisher that still names it must not
+  take it for an incomplete split. */
+  clear_flag(block, mtr);
   btr_page_free(index, block, mtr);
   MONITOR_INC(MONITOR_INDEX_DISCARD);
   btr_blink_stats.discards.fetch_add(1, std::memory_order_relaxed);
