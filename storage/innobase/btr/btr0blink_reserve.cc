@@ -74,6 +74,11 @@ struct Entry {
   page_no_t page_no;
 };
 
+bool contains(const std::vector<uint64_t> &segments, uint64_t segment) {
+  return std::find(segments.begin(), segments.end(), segment) !=
+         segments.end();
+}
+
 /** A leaf segment's reserve. */
 struct Pool {
   /** unused reserve pages */
@@ -102,10 +107,7 @@ struct Space_reserve {
   /** RV6: pages taken by splits that have not committed yet. */
   std::unordered_map<page_no_t, uint64_t> in_flight;
 
-  bool live(uint64_t segment) const {
-    return std::find(live_segments.begin(), live_segments.end(), segment) !=
-           live_segments.end();
-  }
+  bool live(uint64_t segment) const { return contains(live_segments, segment); }
 
   std::vector<Entry> entries() const {
     std::vector<Entry> all;
@@ -271,13 +273,22 @@ uint64_t segment_id(space_id_t space, const page_size_t &page_size,
                           FSEG_ID);
 }
 
+/** @return the table's B-link indexes that have a tree */
+std::vector<const dict_index_t *> blink_trees(const dict_table_t *table) {
+  std::vector<const dict_index_t *> trees;
+  for (const dict_index_t *index : table->indexes) {
+    if (index->blink && index->page != FIL_NULL) {
+      trees.push_back(index);
+    }
+  }
+  return trees;
+}
+
 /** @return the ids of the table's B-link index trees */
 std::vector<space_index_t> blink_indexes(const dict_table_t *table) {
   std::vector<space_index_t> ids;
-  for (const dict_index_t *index : table->indexes) {
-    if (index->blink && index->page != FIL_NULL) {
-      ids.push_back(index->id);
-    }
+  for (const dict_index_t *index : blink_trees(table)) {
+    ids.push_back(index->id);
   }
   return ids;
 }
@@ -287,10 +298,7 @@ its root (S, alone) and its inode.  No latch may be held. */
 std::vector<uint64_t> live_segments(const dict_table_t *table,
                                     const page_size_t &page_size) {
   std::vector<uint64_t> segments;
-  for (const dict_index_t *index : table->indexes) {
-    if (!index->blink || index->page == FIL_NULL) {
-      continue;
-    }
+  for (const dict_index_t *index : blink_trees(table)) {
     byte header[FSEG_HEADER_SIZE];
     mtr_t mtr;
     mtr.start();
@@ -336,8 +344,7 @@ void update(const dict_table_t *table, space_id_t space,
     entries.erase(
         std::remove_if(entries.begin(), entries.end(),
                        [&](const Entry &e) {
-                         return std::find(segments.begin(), segments.end(),
-                                          e.segment) == segments.end() ||
+                         return !contains(segments, e.segment) ||
                                 !still_reserved(space, e.page_no, page_size);
                        }),
         entries.end());
