@@ -142,19 +142,28 @@ bool is_flagged(const page_t *page) {
   return page_blink_get_flags(page) & PAGE_BLINK_INCOMPLETE_SPLIT;
 }
 
-/** The child page a node pointer record names. */
-page_no_t child_of(const rec_t *node_ptr, const dict_index_t *index) {
+/** The field of a node pointer record that holds its child's page number
+(the last one, as btr_node_ptr_get_child_page_no() reads it). */
+byte *child_field(const rec_t *node_ptr, const dict_index_t *index) {
   mem_heap_t *heap = nullptr;
   ulint offsets_[REC_OFFS_NORMAL_SIZE];
   rec_offs_init(offsets_);
   const ulint *offsets = rec_get_offsets(node_ptr, index, offsets_,
                                          ULINT_UNDEFINED, UT_LOCATION_HERE,
                                          &heap);
-  const page_no_t child = btr_node_ptr_get_child_page_no(node_ptr, offsets);
+  ulint len;
+  const byte *field = rec_get_nth_field(
+      nullptr, node_ptr, offsets, rec_offs_n_fields(offsets) - 1, &len);
+  ut_a(len == REC_NODE_PTR_SIZE);
   if (heap != nullptr) {
     mem_heap_free(heap);
   }
-  return child;
+  return const_cast<byte *>(field);
+}
+
+/** The child page a node pointer record names. */
+page_no_t child_of(const rec_t *node_ptr, const dict_index_t *index) {
+  return mach_read_from_4(child_field(node_ptr, index));
 }
 
 #ifdef UNIV_DEBUG
@@ -867,20 +876,30 @@ void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
       }
       mtr.commit();
 
-      for (const page_no_t sibling : siblings) {
-        if (sibling == FIL_NULL || sibling == dict_index_get_page(index)) {
+      /* The page and its siblings, then the left sibling's left
+      neighbour: if that one is flagged, the left sibling has no node
+      pointer, and a merge into it would look its father up
+      (btr_check_node_ptr()). */
+      page_no_t candidates[] = {siblings[0], siblings[1], siblings[2],
+                                FIL_NULL /* set below, read after */};
+      for (const page_no_t candidate : candidates) {
+        if (candidate == FIL_NULL || candidate == dict_index_get_page(index)) {
           continue;
         }
         mtr.start();
-        const bool flagged = is_flagged(buf_block_get_frame(
-            latch_page(index, sibling, RW_S_LATCH, &mtr)));
+        const page_t *candidate_page = buf_block_get_frame(
+            latch_page(index, candidate, RW_S_LATCH, &mtr));
+        const bool flagged = is_flagged(candidate_page);
+        if (candidate == siblings[0]) {
+          candidates[3] = btr_page_get_prev(candidate_page, &mtr);
+        }
         mtr.commit();
         if (flagged) {
-          if (!finish_split(index, sibling)) {
+          if (!finish_split(index, candidate)) {
             /* X3: no room to finish it (FS3); the structure change that
             follows fails as on a full tablespace. */
             t_splits.unfinished = index;
-            warn_unfinished(index, sibling);
+            warn_unfinished(index, candidate);
             return;
           }
           restart = true;
@@ -1053,10 +1072,149 @@ bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   take it for an incomplete split. */
   clear_flag(block, mtr);
   btr_page_free(index, block, mtr);
-  MONITOR_INC(MONITOR_INDEX_DISCARD);
-  btr_blink_stats.discards.fetch_add(1, std::memory_order_relaxed);
-  btr_blink_stats.splits_undone.fetch_add(1, std::memory_order_relaxed);
   return true;
+}
+
+/** Points a node pointer record at another child, in place (its size does
+not change; B-link pages are not compressed, M4). */
+void set_child(rec_t *node_ptr, const dict_index_t *index, page_no_t child,
+               mtr_t *mtr) {
+  mlog_write_ulint(child_field(node_ptr, index), child, MLOG_4BYTES, mtr);
+}
+
+/** The node pointer of a leaf whose left sibling is not flagged (so it has
+one, IS1), searched as btr_page_get_father_block() does (the
+mini-transaction holds the root already; under X3 the descent moves right,
+so a parent without a node pointer of its own is reached) and checked by
+page number.  The caller holds index->lock in X.
+@param[out] father  on the node pointer, its page X-latched
+@return whether it was found */
+bool node_ptr_of(dict_index_t *index, buf_block_t *block, mtr_t *mtr,
+                 btr_cur_t *father) {
+  const page_t *page = buf_block_get_frame(block);
+  mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
+  const rec_t *first = page_rec_get_next_const(page_get_infimum_rec(page));
+  const dtuple_t *tuple =
+      dict_index_build_node_ptr(index, first, block->page.id.page_no(), heap,
+                                btr_page_get_level(page));
+  btr_cur_search_to_nth_level(index, btr_page_get_level(page) + 1, tuple,
+                              PAGE_CUR_LE, BTR_CONT_MODIFY_TREE, father, 0,
+                              __FILE__, __LINE__, mtr);
+  mem_heap_free(heap);
+  const rec_t *node_ptr = btr_cur_get_rec(father);
+  const bool found = page_rec_is_user_rec(node_ptr) &&
+                     child_of(node_ptr, index) == block->page.id.page_no();
+  /* IS1: the validator checks it; a release build refuses the change. */
+  ut_ad(found);
+  return found;
+}
+
+/** The leaf, emptied but for the record being deleted, goes the way stock's
+merge into the right sibling goes (G2): the right sibling takes its key
+range and its node pointer, which is pointed at it in place, the leaf
+leaves its level, its record locks go to the right sibling's first record
+as in btr_discard_page() without a left sibling, and it is freed with that
+record, its flag cleared.  The right sibling keeps its high key and flag.
+Its own node pointer, if it has one, is the record after the leaf's on the
+same parent, and is deleted: neither that parent's first record nor its
+only one.  Nothing is allocated and no separator above the parent
+changes.  The right sibling's key range moves left, under X (G0).
+@param[in] father         on the leaf's node pointer (node_ptr_of())
+@param[in] right_has_ptr  whether the right sibling has a node pointer */
+void right_takes_leaf(dict_index_t *index, buf_block_t *block,
+                      const btr_cur_t &father, bool right_has_ptr,
+                      mtr_t *mtr) {
+  ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
+  const page_t *page = buf_block_get_frame(block);
+  const page_no_t page_no = block->page.id.page_no();
+  const page_no_t right_no = btr_page_get_next(page, mtr);
+  const page_no_t left_no = btr_page_get_prev(page, mtr);
+  ut_a(right_no != FIL_NULL);
+  const space_id_t space = index->space;
+  const page_size_t page_size = dict_table_page_size(index->table);
+  buf_block_t *right = btr_block_get(page_id_t(space, right_no), page_size,
+                                     RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
+  ut_a(btr_page_get_prev(buf_block_get_frame(right), mtr) == page_no);
+
+  btr_search_drop_page_hash_index(block);
+  rec_t *node_ptr = btr_cur_get_rec(&father);
+  ut_ad(buf_block_get_page_zip(father.page_cur.block) == nullptr);
+  set_child(node_ptr, index, right_no, mtr);
+  /* MC1: a record of the parent changed. */
+  buf_block_modify_clock_inc(father.page_cur.block);
+  if (right_has_ptr) {
+    rec_t *right_ptr = page_rec_get_next(node_ptr);
+    ut_a(page_rec_is_user_rec(right_ptr) &&
+         child_of(right_ptr, index) == right_no);
+    btr_cur_t parent;
+    btr_cur_position(index, right_ptr, father.page_cur.block, &parent);
+    dberr_t err;
+    btr_cur_pessimistic_delete(&err, true, &parent, BTR_CREATE_FLAG, false, 0,
+                               0, 0, mtr, nullptr, nullptr);
+    ut_a(err == DB_SUCCESS);
+  }
+  /* The level list without the leaf (btr_level_list_remove()). */
+  if (left_no != FIL_NULL) {
+    buf_block_t *left = btr_block_get(page_id_t(space, left_no), page_size,
+                                      RW_X_LATCH, UT_LOCATION_HERE, index,
+                                      mtr);
+    ut_a(btr_page_get_next(buf_block_get_frame(left), mtr) == page_no);
+    btr_page_set_next(buf_block_get_frame(left),
+                      buf_block_get_page_zip(left), right_no, mtr);
+    /* MC1: the left neighbour's right link changed. */
+    buf_block_modify_clock_inc(left);
+  }
+  btr_page_set_prev(buf_block_get_frame(right), buf_block_get_page_zip(right),
+                    left_no, mtr);
+  /* MC1: the right sibling's range grew. */
+  buf_block_modify_clock_inc(right);
+  if (!dict_table_is_locking_disabled(index->table)) {
+    lock_update_discard(right, lock_get_min_heap_no(right), block);
+  }
+  clear_flag(block, mtr);
+  btr_page_free(index, block, mtr);
+}
+
+enum class Leaf_freed { UNDONE, TO_RIGHT, STOCK, REFUSED };
+
+/** How a leaf emptied under X3 leaves its level, when it is not the right
+half of an incomplete split (unsplit() checked: its left sibling is not
+flagged, so it has a node pointer, IS1).  Only the leaf's parent may
+change, not its first record nor its high key, so that no separator above
+it changes (G4) and it is not discarded, on a path whose split could not
+be finished.
+@return UNDONE: the leaf is flagged, its right half (without node pointer)
+took it, undoing the split (X4); STOCK: the node pointer before the
+leaf's is its left sibling's, so btr_discard_page() gives the leaf's range
+to it (G3) and deletes one record of the parent (X5); TO_RIGHT: otherwise
+(the leaf is its parent's first child, or its left sibling is a right
+half without node pointer, whose father lookup in btr_discard_page()
+would stop the server), if the next node pointer is its right sibling's,
+that sibling took it (X5); REFUSED: the leaf is its parent's only child,
+or the last with such a left sibling */
+Leaf_freed free_leaf(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
+  const page_t *page = buf_block_get_frame(block);
+  btr_cur_t father;
+  if (!node_ptr_of(index, block, mtr, &father)) {
+    return Leaf_freed::REFUSED;
+  }
+  if (is_flagged(page)) {
+    right_takes_leaf(index, block, father, false, mtr);
+    return Leaf_freed::UNDONE;
+  }
+  const rec_t *node_ptr = btr_cur_get_rec(&father);
+  const rec_t *prev = page_rec_get_prev_const(node_ptr);
+  if (page_rec_is_user_rec(prev) &&
+      child_of(prev, index) == btr_page_get_prev(page, mtr)) {
+    return Leaf_freed::STOCK;
+  }
+  const rec_t *next = page_rec_get_next_const(node_ptr);
+  if (!page_rec_is_user_rec(next) ||
+      child_of(next, index) != btr_page_get_next(page, mtr)) {
+    return Leaf_freed::REFUSED;
+  }
+  right_takes_leaf(index, block, father, true, mtr);
+  return Leaf_freed::TO_RIGHT;
 }
 
 }  // namespace
@@ -1068,23 +1226,45 @@ btr_blink_delete_t btr_blink_delete_unfinished(btr_cur_t *cursor, mtr_t *mtr) {
   }
   /* A record deleted from a leaf that keeps another, or from the root,
   changes no structure (the merge that may follow is skipped): purge and
-  rollback go on.  Discarding the page would touch the pages of the
-  unfinished split, unless it is that split's right half (X4).  A node
-  pointer is deleted only inside a merge, discard or split, which X3
+  rollback go on.  A leaf emptied that is one of the unfinished split's
+  halves undoes that split (X4); any other is discarded unless that would
+  change more than its parent's records (X5, below).  A node pointer is
+  deleted only inside such a discard, or inside a merge or split, which X3
   refused before it began (failing there, in btr_node_ptr_delete(), would
   leave it half done). */
   buf_block_t *block = btr_cur_get_block(cursor);
   const page_t *page = buf_block_get_frame(block);
-  ut_ad(page_is_leaf(page));
-  if (!page_is_leaf(page) || page_get_n_recs(page) >= 2 ||
+  if (!page_is_leaf(page)) {
+    /* The node pointer delete of a discard let through below (X5): not
+    the parent's first record (G4 would insert above), nor its only one
+    (the parent would be discarded). */
+    ut_a(page_get_n_recs(page) >= 2);
+    ut_a(btr_cur_get_rec(cursor) !=
+         page_rec_get_next_const(page_get_infimum_rec(page)));
+    return btr_blink_delete_t::GO_ON;
+  }
+  if (page_get_n_recs(page) >= 2 ||
       block->page.id.page_no() == dict_index_get_page(index)) {
     return btr_blink_delete_t::GO_ON;
   }
-  if (unsplit(index, block, mtr)) {
-    return btr_blink_delete_t::UNSPLIT;
+  const Leaf_freed how =
+      unsplit(index, block, mtr) ? Leaf_freed::UNDONE
+                                 : free_leaf(index, block, mtr);
+  switch (how) {
+    case Leaf_freed::STOCK:
+      return btr_blink_delete_t::GO_ON;
+    case Leaf_freed::REFUSED:
+      btr_blink_stats.changes_refused.fetch_add(1, std::memory_order_relaxed);
+      return btr_blink_delete_t::REFUSED;
+    case Leaf_freed::UNDONE:
+      btr_blink_stats.splits_undone.fetch_add(1, std::memory_order_relaxed);
+      break;
+    case Leaf_freed::TO_RIGHT:
+      break;
   }
-  btr_blink_stats.changes_refused.fetch_add(1, std::memory_order_relaxed);
-  return btr_blink_delete_t::REFUSED;
+  MONITOR_INC(MONITOR_INDEX_DISCARD);
+  btr_blink_stats.discards.fetch_add(1, std::memory_order_relaxed);
+  return btr_blink_delete_t::FREED;
 }
 
 bool btr_blink_exclusive_moves_right(dict_index_t *index,

@@ -370,20 +370,22 @@ bool btr_blink_change_refused(dict_index_t *index);
 
 /** What btr_cur_pessimistic_delete() does under X3. */
 enum class btr_blink_delete_t {
-  /** what stock does: the delete changes no structure, or no split on
-  the path is unfinished */
+  /** what stock does: no split on the path is unfinished, the delete
+  changes no structure, or the leaf's discard changes one record of its
+  parent, not the first (X5) */
   GO_ON,
-  /** refused (DB_OUT_OF_FILE_SPACE, counted): the leaf would be discarded */
+  /** refused (DB_OUT_OF_FILE_SPACE, counted): the leaf's discard would
+  change more than its parent's records */
   REFUSED,
-  /** done: the leaf was the empty right half of an unfinished split, whose
-  left page took its key range back (X4), and was freed with its record */
-  UNSPLIT
+  /** done: the leaf was freed with its record, its split undone (X4) or
+  its right sibling taking its range and node pointer (X5) */
+  FREED
 };
 
 /** X3 for btr_cur_pessimistic_delete() of the record at the cursor: a
 record deleted from a leaf that keeps others changes no structure, so purge
-and rollback go on; the last one of a leaf is refused, unless the leaf is
-the right half of an incomplete split (X4). */
+and rollback go on; the leaf emptied by the delete of its last one is
+freed, unless that would change more than its parent's records (X4, X5). */
 btr_blink_delete_t btr_blink_delete_unfinished(btr_cur_t *cursor, mtr_t *mtr);
 
 /** X3: whether the stock descent of this thread's exclusive path
