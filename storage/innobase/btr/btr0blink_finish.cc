@@ -1188,8 +1188,9 @@ took it, undoing the split (X4); STOCK: the node pointer before the
 leaf's is its left sibling's, so btr_discard_page() gives the leaf's range
 to it (G3) and deletes one record of the parent (X5); TO_RIGHT: otherwise
 (the leaf is its parent's first child, or its left sibling is a right
-half without node pointer, whose father lookup in btr_discard_page()
-would stop the server), if the next node pointer is its right sibling's,
+half without node pointer, whose father lookup in btr_discard_page()'s
+debug check, btr_check_node_ptr(), would stop the server), if the next
+node pointer is its right sibling's,
 that sibling took it (X5); REFUSED: the leaf is its parent's only child,
 or the last with such a left sibling */
 Leaf_freed free_leaf(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
