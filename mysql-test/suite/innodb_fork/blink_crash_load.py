@@ -1,29 +1,29 @@
 #!/usr/bin/python3
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
-"""Split-heavy inserts into a B-link table until the server is killed, then
-a check that every acknowledged insert survived (run by
+"""Split-heavy inserts into a B-link table, and deletes, until the server
+is killed, then a check that every acknowledged change survived (run by
 innodb_fork.blink_crash_load).
 
 "load": each worker inserts rows whose keys fall between the preloaded ones,
 so that nearly every insert lands on a full leaf, in transactions of 1 to 5
-rows, some of them rolled back on purpose.  Before a transaction begins the
-worker writes it to its journal (ids, and whether it will commit); when
-COMMIT or ROLLBACK returns, the outcome.  When the server goes away (the test
-kills it) the worker writes "gone" and exits; a worker that reaches the time
-limit first writes "deadline", which the check reports as a failure (the
-kill must happen under load).  Run in the background.
+rows; a fifth of its transactions delete 1 to 5 of its own committed rows
+instead (pages merge when purge removes them); a tenth of all roll back on
+purpose.  Before a transaction begins the worker writes it to its journal
+(insert or delete, ids, whether it will commit); when COMMIT or ROLLBACK
+returns, the outcome.  When the server goes away (the test kills it) the
+worker writes "gone" and exits; a worker that reaches the time limit first
+writes "deadline", which the check reports as a failure (the kill must
+happen under load).  Run in the background.
 
 "check", after the restart: waits for the last line of every worker of this
-round, then reads the journals of this round and the earlier ones, and the
-table through the primary key and through the secondary index and
-requires, per journalled transaction:
-  - acknowledged commit: every row there;
-  - rolled back, or meant to be rolled back: no row there;
-  - commit sent but not acknowledged (the kill came first): all rows or none;
-and no other row than the preloaded ones.  Each row's key must be the one its
-id determines, and both indexes must hold the same rows.  Prints
-"blink crash load: ok" or the first mismatch; exits non-zero on a mismatch.
-Needs Debian's python3-pymysql.
+round, then replays the journals of this round and the earlier ones and
+reads the table through the primary key and through the secondary index:
+the rows there must be exactly the preloaded ones and those the
+acknowledged commits left, except that each worker's last transaction, if
+the kill took its answer, may have changed all its rows or none (not some).
+Each row's key must be the one its id determines, and both indexes must
+hold the same rows.  Prints "blink crash load: ok" or the first mismatch;
+exits non-zero on a mismatch.  Needs Debian's python3-pymysql.
 """
 import argparse
 import os
@@ -38,6 +38,7 @@ PRELOAD_GAP = 1000       # preloaded row i has key position i * PRELOAD_GAP
 KEY_LEN = 200
 SERVER_GONE = (2002, 2003, 2006, 2013)   # CR_*: connection lost or refused
 FIRST_LOAD_ID = 1000000  # ids below are preloaded rows
+DELETE_SHARE = 0.2       # of the transactions, deletes of a worker's own rows
 
 
 def row_key(rid, preload):
@@ -56,6 +57,8 @@ def connect(a):
     # make test's stage mtr-throttled caps InnoDB at fewer transactions than
     # there are workers: a queued worker waits, it does not fail.
     conn.cursor().execute("SET SESSION innodb_trx_throttling_timeout = 3600")
+    # No gap locks: a worker's delete must not wait for another's insert.
+    conn.cursor().execute("SET SESSION transaction_isolation = 'READ-COMMITTED'")
     return conn
 
 
@@ -71,22 +74,36 @@ def journal_path(a, rnd, w):
 def load_worker(a, w, deadline):
     rng = random.Random(a.round * 1000 + w)
     next_id = FIRST_LOAD_ID * (1 + a.round) + w * (FIRST_LOAD_ID // a.workers)
+    committed = []  # this worker's rows whose insert was acknowledged
     with open(journal_path(a, a.round, w), "w", buffering=1) as journal:
         try:
             cur = connect(a).cursor()
             while time.monotonic() < deadline:
-                ids = list(range(next_id, next_id + rng.randint(1, 5)))
-                next_id += len(ids)
                 commit = rng.random() >= 0.1
-                journal.write("T %s %s\n" % ("c" if commit else "r",
-                                             " ".join(map(str, ids))))
+                if committed and rng.random() < DELETE_SHARE:
+                    op = "D"
+                    ids = rng.sample(committed, min(len(committed),
+                                                    rng.randint(1, 5)))
+                else:
+                    op = "I"
+                    ids = list(range(next_id, next_id + rng.randint(1, 5)))
+                    next_id += len(ids)
+                journal.write("%s %s %s\n" % (op, "c" if commit else "r",
+                                              " ".join(map(str, ids))))
                 cur.execute("BEGIN")
-                for rid in ids:
+                if op == "D":
+                    cur.execute("DELETE FROM t WHERE n IN (%s)"
+                                % ", ".join(map(str, ids)))
+                for rid in ids if op == "I" else ():
                     cur.execute("INSERT INTO t (k, n, pad) VALUES (%s, %s, %s)",
                                 (row_key(rid, a.preload), rid,
                                  "p" * (200 + rid % 200)))
                 cur.execute("COMMIT" if commit else "ROLLBACK")
                 journal.write("A\n" if commit else "R\n")
+                if commit and op == "I":
+                    committed += ids
+                elif commit:
+                    committed = [i for i in committed if i not in ids]
             journal.write("deadline\n")
         except pymysql.MySQLError as e:
             journal.write("gone\n" if server_gone(e) else "error %r\n" % (e.args,))
@@ -110,8 +127,9 @@ class Mismatch(Exception):
 
 
 def read_journal(path, timeout):
-    """The transactions of one worker's journal: [ids, meant to commit,
-    outcome line or None], once its last line is written."""
+    """The transactions of one worker's journal, in order: [operation
+    ("I" or "D"), ids, meant to commit, outcome line or None], once its
+    last line is written."""
     stop = time.monotonic() + timeout
     while True:
         try:
@@ -119,7 +137,7 @@ def read_journal(path, timeout):
                 lines = f.read().splitlines()
         except FileNotFoundError:
             lines = []
-        if lines and not lines[-1].startswith(("T ", "A", "R")):
+        if lines and not lines[-1].startswith(("I ", "D ", "A", "R")):
             break
         if time.monotonic() > stop:
             raise Mismatch("%s: the worker did not finish" % path)
@@ -129,19 +147,30 @@ def read_journal(path, timeout):
                        % (path, lines[-1]))
     txns = []
     for line in lines[:-1]:
-        if line.startswith("T "):
-            kind, *ids = line.split()[1:]
-            txns.append([[int(i) for i in ids], kind == "c", None])
+        if line.startswith(("I ", "D ")):
+            op, kind, *ids = line.split()
+            txns.append([op, [int(i) for i in ids], kind == "c", None])
         else:
-            txns[-1][2] = line
+            txns[-1][3] = line
     return txns
 
 
+def expected_rows(txns):
+    """What one worker's journal says of its rows: the ids that must be
+    there, and the ids of its last transaction if the kill took its answer
+    (then all of them or none changed), with how many of its transactions
+    were acknowledged commits."""
+    present, unsure, acked = set(), set(), 0
+    for op, ids, commit, outcome in txns:
+        if commit and outcome == "A":
+            acked += 1
+            (present.update if op == "I" else present.difference_update)(ids)
+        elif commit and outcome is None:
+            unsure = set(ids)  # only the last one can be unanswered
+    return present, unsure, acked
+
+
 def check(a):
-    txns = []  # [rnd, ids, meant to commit, outcome]
-    for rnd in range(1, a.round + 1):
-        for w in range(a.workers):
-            txns += [[rnd] + t for t in read_journal(journal_path(a, rnd, w), a.seconds)]
     cur = connect(a).cursor()
     by_index = {}
     for index in ("PRIMARY", "n"):
@@ -157,25 +186,27 @@ def check(a):
     preloaded = sum(1 for rid in rows if rid < FIRST_LOAD_ID)
     if preloaded != a.preload:
         raise Mismatch("%d preloaded rows, not %d" % (preloaded, a.preload))
-    journalled = set()
-    acked = 0
-    for rnd, ids, commit, outcome in txns:
-        there = [rid in rows for rid in ids]
-        journalled.update(ids)
-        if commit and outcome == "A":
-            acked += rnd == a.round
-            if not all(there):
-                raise Mismatch("committed rows lost: %s" % ids)
-        elif not commit:
-            if any(there):
-                raise Mismatch("rolled-back rows there: %s" % ids)
-        elif any(there) and not all(there):
-            raise Mismatch("part of an unacknowledged transaction: %s" % ids)
-    strays = [rid for rid in rows if rid >= FIRST_LOAD_ID and rid not in journalled]
-    if strays:
-        raise Mismatch("rows never inserted: %s" % strays[:5])
-    sys.stderr.write("blink crash load round %d: %d transactions, %d acknowledged "
-                     "in this round, %d rows\n" % (a.round, len(txns), acked, len(rows)))
+    there = {rid for rid in rows if rid >= FIRST_LOAD_ID}
+    expected = set()
+    n_txns = acked = 0
+    for rnd in range(1, a.round + 1):
+        for w in range(a.workers):
+            txns = read_journal(journal_path(a, rnd, w), a.seconds)
+            present, unsure, n_acked = expected_rows(txns)
+            n_txns += len(txns)
+            acked += n_acked if rnd == a.round else 0
+            # The unanswered transaction: every row of it changed, or none.
+            if unsure and len({rid in there for rid in unsure}) > 1:
+                raise Mismatch("part of an unacknowledged transaction: %s"
+                               % sorted(unsure))
+            expected |= (present - unsure) | (unsure & there)
+    if there != expected:
+        raise Mismatch("rows there that should not be: %s; rows missing: %s"
+                       % (sorted(there - expected)[:5],
+                          sorted(expected - there)[:5]))
+    sys.stderr.write("blink crash load round %d: %d transactions, %d "
+                     "acknowledged in this round, %d rows\n"
+                     % (a.round, n_txns, acked, len(rows)))
     if acked == 0:
         raise Mismatch("no transaction of this round was acknowledged before the kill")
     return 0
