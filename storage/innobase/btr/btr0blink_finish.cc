@@ -1142,6 +1142,11 @@ void right_takes_leaf(dict_index_t *index, buf_block_t *block,
   set_child(node_ptr, index, right_no, mtr);
   /* MC1: a record of the parent changed. */
   buf_block_modify_clock_inc(father.page_cur.block);
+  /* IS1: a flagged leaf's right half has no node pointer (on the leaf's
+  parent, where it would follow the leaf's). */
+  ut_ad(right_has_ptr || !is_flagged(page) ||
+        !page_rec_is_user_rec(page_rec_get_next(node_ptr)) ||
+        child_of(page_rec_get_next(node_ptr), index) != right_no);
   if (right_has_ptr) {
     rec_t *right_ptr = page_rec_get_next(node_ptr);
     ut_a(page_rec_is_user_rec(right_ptr) &&

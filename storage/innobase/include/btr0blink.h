@@ -100,7 +100,7 @@ struct btr_blink_stats_t {
   tablespace) because X2 could not finish a split on their path. */
   std::atomic<uint64_t> changes_refused{0};
   /** X4: incomplete splits undone where X3 would have refused the
-  discard of their emptied right half. */
+  discard of either emptied half. */
   std::atomic<uint64_t> splits_undone{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
