@@ -134,7 +134,8 @@ when the map has doubled since the last time, so that a server that drops
 many tables does not keep what it knew of each. */
 void forget_dropped_locked() {
   static size_t next_sweep = 64;
-  if (reserves.size() < next_sweep) {
+  if (reserves.size() < next_sweep &&
+      !DBUG_EVALUATE_IF("blink_reserve_forget_dropped", true, false)) {
     return;
   }
   for (auto it = reserves.begin(); it != reserves.end();) {
@@ -146,6 +147,8 @@ void forget_dropped_locked() {
       ++it;
     } else {
       it = reserves.erase(it);
+      btr_blink_reserve_stats.spaces_forgotten.fetch_add(
+          1, std::memory_order_relaxed);
     }
   }
   next_sweep = 2 * std::max<size_t>(reserves.size(), 32);

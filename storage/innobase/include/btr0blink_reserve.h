@@ -55,6 +55,8 @@ struct btr_blink_reserve_stats_t {
   /** RV3: pages found in a directory after a restart (or IMPORT) that were
   still unused, and so went back into their index's reserve. */
   std::atomic<uint64_t> pages_reclaimed{0};
+  /** RV4: dropped tablespaces whose reserve the server forgot. */
+  std::atomic<uint64_t> spaces_forgotten{0};
 };
 extern btr_blink_reserve_stats_t btr_blink_reserve_stats;
 
