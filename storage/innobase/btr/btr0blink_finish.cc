@@ -1002,6 +1002,36 @@ bool btr_blink_change_refused(dict_index_t *index) {
 
 namespace {
 
+/** Unlinks a page from its level (as the static btr_level_list_remove()
+does), its neighbours X-latched again in mtr.  MC1: the left neighbour's
+right link changes. */
+void leave_level(const dict_index_t *index, const buf_block_t *block,
+                 mtr_t *mtr) {
+  const page_t *page = buf_block_get_frame(block);
+  const page_no_t page_no = block->page.id.page_no();
+  const page_no_t left_no = btr_page_get_prev(page, mtr);
+  const page_no_t right_no = btr_page_get_next(page, mtr);
+  const space_id_t space = index->space;
+  const page_size_t page_size = dict_table_page_size(index->table);
+  if (left_no != FIL_NULL) {
+    buf_block_t *left = btr_block_get(page_id_t(space, left_no), page_size,
+                                      RW_X_LATCH, UT_LOCATION_HERE, index,
+                                      mtr);
+    ut_a(btr_page_get_next(buf_block_get_frame(left), mtr) == page_no);
+    btr_page_set_next(buf_block_get_frame(left),
+                      buf_block_get_page_zip(left), right_no, mtr);
+    buf_block_modify_clock_inc(left);
+  }
+  if (right_no != FIL_NULL) {
+    buf_block_t *right = btr_block_get(page_id_t(space, right_no), page_size,
+                                       RW_X_LATCH, UT_LOCATION_HERE, index,
+                                       mtr);
+    ut_a(btr_page_get_prev(buf_block_get_frame(right), mtr) == page_no);
+    btr_page_set_prev(buf_block_get_frame(right),
+                      buf_block_get_page_zip(right), left_no, mtr);
+  }
+}
+
 /** X4: if the leaf is the right half of an incomplete split (its left
 sibling is flagged, so no node pointer leads to it, IS2), undo the split:
 the left page takes the leaf's high key and its flag (the leaf's own
@@ -1051,20 +1081,8 @@ bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
                             PAGE_BLINK_INCOMPLETE_SPLIT),
                        mtr);
 
-  /* The level list without the leaf (btr_level_list_remove()). */
-  const page_no_t right_no = btr_page_get_next(page, mtr);
-  btr_page_set_next(left_page, buf_block_get_page_zip(left), right_no, mtr);
-  /* MC1: the left page's right link and high key changed. */
-  buf_block_modify_clock_inc(left);
-  if (right_no != FIL_NULL) {
-    buf_block_t *right = btr_block_get(page_id_t(space, right_no), page_size,
-                                       RW_X_LATCH, UT_LOCATION_HERE, index,
-                                       mtr);
-    ut_a(btr_page_get_prev(buf_block_get_frame(right), mtr) ==
-         block->page.id.page_no());
-    btr_page_set_prev(buf_block_get_frame(right),
-                      buf_block_get_page_zip(right), left_no, mtr);
-  }
+  /* MC1: the left page's high key changes, and its right link. */
+  leave_level(index, block, mtr);
   if (!dict_table_is_locking_disabled(index->table)) {
     lock_update_discard(left, PAGE_HEAP_NO_SUPREMUM, block);
   }
@@ -1109,6 +1127,19 @@ bool node_ptr_of(dict_index_t *index, buf_block_t *block, mtr_t *mtr,
   return found;
 }
 
+/** Deletes a node pointer that is neither its page's first record nor its
+only one (the delete hook lets it through, X5), as btr_node_ptr_delete()
+does. */
+void delete_node_ptr(dict_index_t *index, rec_t *node_ptr, buf_block_t *parent,
+                     mtr_t *mtr) {
+  btr_cur_t cursor;
+  btr_cur_position(index, node_ptr, parent, &cursor);
+  dberr_t err;
+  btr_cur_pessimistic_delete(&err, true, &cursor, BTR_CREATE_FLAG, false, 0, 0,
+                             0, mtr, nullptr, nullptr);
+  ut_a(err == DB_SUCCESS);
+}
+
 /** The leaf, emptied but for the record being deleted, goes the way stock's
 merge into the right sibling goes (G2): the right sibling takes its key
 range and its node pointer, which is pointed at it in place, the leaf
@@ -1128,7 +1159,6 @@ void right_takes_leaf(dict_index_t *index, buf_block_t *block,
   const page_t *page = buf_block_get_frame(block);
   const page_no_t page_no = block->page.id.page_no();
   const page_no_t right_no = btr_page_get_next(page, mtr);
-  const page_no_t left_no = btr_page_get_prev(page, mtr);
   ut_a(right_no != FIL_NULL);
   const space_id_t space = index->space;
   const page_size_t page_size = dict_table_page_size(index->table);
@@ -1151,26 +1181,9 @@ void right_takes_leaf(dict_index_t *index, buf_block_t *block,
     rec_t *right_ptr = page_rec_get_next(node_ptr);
     ut_a(page_rec_is_user_rec(right_ptr) &&
          child_of(right_ptr, index) == right_no);
-    btr_cur_t parent;
-    btr_cur_position(index, right_ptr, father.page_cur.block, &parent);
-    dberr_t err;
-    btr_cur_pessimistic_delete(&err, true, &parent, BTR_CREATE_FLAG, false, 0,
-                               0, 0, mtr, nullptr, nullptr);
-    ut_a(err == DB_SUCCESS);
+    delete_node_ptr(index, right_ptr, father.page_cur.block, mtr);
   }
-  /* The level list without the leaf (btr_level_list_remove()). */
-  if (left_no != FIL_NULL) {
-    buf_block_t *left = btr_block_get(page_id_t(space, left_no), page_size,
-                                      RW_X_LATCH, UT_LOCATION_HERE, index,
-                                      mtr);
-    ut_a(btr_page_get_next(buf_block_get_frame(left), mtr) == page_no);
-    btr_page_set_next(buf_block_get_frame(left),
-                      buf_block_get_page_zip(left), right_no, mtr);
-    /* MC1: the left neighbour's right link changed. */
-    buf_block_modify_clock_inc(left);
-  }
-  btr_page_set_prev(buf_block_get_frame(right), buf_block_get_page_zip(right),
-                    left_no, mtr);
+  leave_level(index, block, mtr);
   /* MC1: the right sibling's range grew. */
   buf_block_modify_clock_inc(right);
   if (!dict_table_is_locking_disabled(index->table)) {
@@ -1180,7 +1193,45 @@ void right_takes_leaf(dict_index_t *index, buf_block_t *block,
   btr_page_free(index, block, mtr);
 }
 
-enum class Leaf_freed { UNDONE, TO_RIGHT, STOCK, REFUSED };
+/** The leaf, emptied but for the record being deleted and its parent's
+last child, goes to its left sibling, a right half without node pointer:
+as btr_discard_page() gives it (G3), the left sibling taking its key range
+and high key and its record locks going to the left sibling's supremum,
+and its node pointer deleted (not the parent's first record: the node
+pointer of the left sibling's left neighbour is before it).  Stock's
+discard would do the same but stop the server in its debug check of the
+left sibling's node pointer (btr_check_node_ptr()).  The left sibling
+stays without node pointer, its left neighbour flagged (IS1, IS2): a
+search for the leaf's keys reaches that neighbour and moves right.  The
+left sibling's key range moves right.
+@param[in] father  on the leaf's node pointer (node_ptr_of()) */
+void left_takes_leaf(dict_index_t *index, buf_block_t *block,
+                     const btr_cur_t &father, mtr_t *mtr) {
+  ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
+  const page_t *page = buf_block_get_frame(block);
+  buf_block_t *left = btr_block_get(
+      page_id_t(index->space, btr_page_get_prev(page, mtr)),
+      dict_table_page_size(index->table), RW_X_LATCH, UT_LOCATION_HERE, index,
+      mtr);
+  rec_t *node_ptr = btr_cur_get_rec(&father);
+  /* IS1: the left sibling, not flagged (its right sibling, the leaf, has a
+  node pointer), has none on the leaf's parent. */
+  ut_ad(!is_flagged(buf_block_get_frame(left)));
+  ut_ad(!page_rec_is_user_rec(page_rec_get_next(node_ptr)));
+  ut_ad(child_of(page_rec_get_prev(node_ptr), index) !=
+        left->page.id.page_no());
+
+  btr_search_drop_page_hash_index(block);
+  btr_blink_left_takes_range(index, page, left, mtr);
+  delete_node_ptr(index, node_ptr, father.page_cur.block, mtr);
+  leave_level(index, block, mtr);
+  if (!dict_table_is_locking_disabled(index->table)) {
+    lock_update_discard(left, PAGE_HEAP_NO_SUPREMUM, block);
+  }
+  btr_page_free(index, block, mtr);
+}
+
+enum class Leaf_freed { UNDONE, TO_RIGHT, TO_LEFT, STOCK, REFUSED };
 
 /** How a leaf emptied under X3 leaves its level, when it is not the right
 half of an incomplete split (unsplit() checked: its left sibling is not
@@ -1195,9 +1246,10 @@ to it (G3) and deletes one record of the parent (X5); TO_RIGHT: otherwise
 (the leaf is its parent's first child, or its left sibling is a right
 half without node pointer, whose father lookup in btr_discard_page()'s
 debug check, btr_check_node_ptr(), would stop the server), if the next
-node pointer is its right sibling's,
-that sibling took it (X5); REFUSED: the leaf is its parent's only child,
-or the last with such a left sibling */
+node pointer is its right sibling's, that sibling took it (X5); TO_LEFT:
+otherwise, if the leaf is not its parent's first child (so its left
+sibling is a right half without node pointer), that sibling took it (X5);
+REFUSED: the leaf is its parent's only child */
 Leaf_freed free_leaf(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   const page_t *page = buf_block_get_frame(block);
   btr_cur_t father;
@@ -1215,12 +1267,16 @@ Leaf_freed free_leaf(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
     return Leaf_freed::STOCK;
   }
   const rec_t *next = page_rec_get_next_const(node_ptr);
-  if (!page_rec_is_user_rec(next) ||
-      child_of(next, index) != btr_page_get_next(page, mtr)) {
-    return Leaf_freed::REFUSED;
+  if (page_rec_is_user_rec(next) &&
+      child_of(next, index) == btr_page_get_next(page, mtr)) {
+    right_takes_leaf(index, block, father, true, mtr);
+    return Leaf_freed::TO_RIGHT;
   }
-  right_takes_leaf(index, block, father, true, mtr);
-  return Leaf_freed::TO_RIGHT;
+  if (page_rec_is_user_rec(prev)) {
+    left_takes_leaf(index, block, father, mtr);
+    return Leaf_freed::TO_LEFT;
+  }
+  return Leaf_freed::REFUSED;
 }
 
 }  // namespace
@@ -1266,6 +1322,7 @@ btr_blink_delete_t btr_blink_delete_unfinished(btr_cur_t *cursor, mtr_t *mtr) {
       btr_blink_stats.splits_undone.fetch_add(1, std::memory_order_relaxed);
       break;
     case Leaf_freed::TO_RIGHT:
+    case Leaf_freed::TO_LEFT:
       break;
   }
   MONITOR_INC(MONITOR_INDEX_DISCARD);
