@@ -1129,7 +1129,7 @@ bool node_ptr_of(dict_index_t *index, buf_block_t *block, mtr_t *mtr,
 
 /** Deletes a node pointer that is neither its page's first record nor its
 only one (the delete hook lets it through, X5), as btr_node_ptr_delete()
-does. */
+does but without its merge of the parent (refused under X3 anyway). */
 void delete_node_ptr(dict_index_t *index, rec_t *node_ptr, buf_block_t *parent,
                      mtr_t *mtr) {
   btr_cur_t cursor;
@@ -1198,21 +1198,24 @@ last child, goes to its left sibling, a right half without node pointer:
 as btr_discard_page() gives it (G3), the left sibling taking its key range
 and high key and its record locks going to the left sibling's supremum,
 and its node pointer deleted (not the parent's first record: the node
-pointer of the left sibling's left neighbour is before it).  Stock's
-discard would do the same but stop the server in its debug check of the
-left sibling's node pointer (btr_check_node_ptr()).  The left sibling
-stays without node pointer, its left neighbour flagged (IS1, IS2): a
-search for the leaf's keys reaches that neighbour and moves right.  The
-left sibling's key range moves right.
+pointer of the page whose split made the left sibling, or of the first of
+a chain of such splits, is before it).  Stock's discard would do the same
+but stop the server in its debug check of the left sibling's node pointer
+(btr_check_node_ptr()).  The left sibling stays without node pointer, its
+left neighbour flagged (IS1, IS2): a search for the leaf's keys reaches a
+page to its left and moves right.  The left sibling's key range moves
+right.
 @param[in] father  on the leaf's node pointer (node_ptr_of()) */
 void left_takes_leaf(dict_index_t *index, buf_block_t *block,
                      const btr_cur_t &father, mtr_t *mtr) {
   ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
   const page_t *page = buf_block_get_frame(block);
+  const page_no_t left_no = btr_page_get_prev(page, mtr);
+  ut_a(left_no != FIL_NULL);
+  /* Latched already by the descent (btr_cur_latch_leaves()). */
   buf_block_t *left = btr_block_get(
-      page_id_t(index->space, btr_page_get_prev(page, mtr)),
-      dict_table_page_size(index->table), RW_X_LATCH, UT_LOCATION_HERE, index,
-      mtr);
+      page_id_t(index->space, left_no), dict_table_page_size(index->table),
+      RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
   rec_t *node_ptr = btr_cur_get_rec(&father);
   /* IS1: the left sibling, not flagged (its right sibling, the leaf, has a
   node pointer), has none on the leaf's parent. */

@@ -377,8 +377,8 @@ enum class btr_blink_delete_t {
   /** refused (DB_OUT_OF_FILE_SPACE, counted): the leaf's discard would
   change more than its parent's records */
   REFUSED,
-  /** done: the leaf was freed with its record, its split undone (X4) or
-  its right sibling taking its range and node pointer (X5) */
+  /** done: the leaf was freed with its record, its split undone (X4), or
+  a sibling taking its range (X5) */
   FREED
 };
 
