@@ -1032,14 +1032,15 @@ void leave_level(const dict_index_t *index, const buf_block_t *block,
   }
 }
 
-/** X4: if the leaf is the right half of an incomplete split (its left
-sibling is flagged, so no node pointer leads to it, IS2), undo the split:
-the left page takes the leaf's high key and its flag (the leaf's own
-unpublished right half, if any, becomes the left page's), the leaf leaves
-its level, its record locks go to the left page's supremum as in
-btr_discard_page(), and it is freed with its last record.  Nothing is
-allocated, so this goes through where finishing the split found no room.
-The key range of the left page moves right, under X (G0).
+/** X4: if the page (a leaf, or the parent of a leaf that is its only
+child) is the right half of an incomplete split (its left sibling is
+flagged, so no node pointer leads to it, IS2), undo the split: the left
+page takes the page's high key and its flag (the page's own unpublished
+right half, if any, becomes the left page's), the page leaves its level,
+its record locks go to the left page's supremum as in btr_discard_page(),
+and it is freed with its last record.  Nothing is allocated, so this goes
+through where finishing the split found no room.  The key range of the
+left page moves right, under X (G0).
 @return whether the split was undone */
 bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
@@ -1050,9 +1051,12 @@ bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   }
   const space_id_t space = index->space;
   const page_size_t page_size = dict_table_page_size(index->table);
-  /* The BTR_MODIFY_TREE descent latched the leaf's siblings already
+  /* The BTR_MODIFY_TREE descent latched a leaf's siblings already
   (btr_cur_latch_leaves(), also after X3's move-right): this latches them
-  again in the same mini-transaction, as btr_discard_page() does. */
+  again in the same mini-transaction, as btr_discard_page() does.  A
+  parent's left sibling is latched here, to the left of the parent: under
+  X no descent runs (G0), and so no thread holds it while it waits for the
+  parent (LO2), as father lookups latch parents after their children. */
   buf_block_t *left = btr_block_get(page_id_t(space, left_no), page_size,
                                     RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
   page_t *left_page = buf_block_get_frame(left);
@@ -1194,20 +1198,24 @@ void right_takes_leaf(dict_index_t *index, buf_block_t *block,
 }
 
 /** The leaf, emptied but for the record being deleted and its parent's
-last child, goes to its left sibling, a right half without node pointer:
-as btr_discard_page() gives it (G3), the left sibling taking its key range
-and high key and its record locks going to the left sibling's supremum,
-and its node pointer deleted (not the parent's first record: the node
-pointer of the page whose split made the left sibling, or of the first of
-a chain of such splits, is before it).  Stock's discard would do the same
-but stop the server in its debug check of the left sibling's node pointer
-(btr_check_node_ptr()).  The left sibling stays without node pointer, its
-left neighbour flagged (IS1, IS2): a search for the leaf's keys reaches a
-page to its left and moves right.  The left sibling's key range moves
-right.
-@param[in] father  on the leaf's node pointer (node_ptr_of()) */
+last child, goes to its left sibling, as btr_discard_page() gives it (G3):
+the left sibling takes its key range and high key, and its record locks go
+to the left sibling's supremum.  Either the left sibling is a right half
+without node pointer, and the leaf's node pointer is deleted (not the
+parent's first record: the node pointer of the page whose split made the
+left sibling, or of the first of a chain of such splits, is before it).
+Stock's discard would do the same but stop the server in its debug check
+of the left sibling's node pointer (btr_check_node_ptr()).  The left
+sibling stays without node pointer, its left neighbour flagged (IS1, IS2):
+a search for the leaf's keys reaches a page to its left and moves right.
+Or the leaf was its parent's only child, and the parent, the right half of
+an incomplete split, was freed with the node pointer (unsplit() one level
+up): the left sibling is the last child of that split's left page.  The
+left sibling's key range moves right.
+@param[in] father  on the leaf's node pointer (node_ptr_of()), or nullptr
+if its parent was freed */
 void left_takes_leaf(dict_index_t *index, buf_block_t *block,
-                     const btr_cur_t &father, mtr_t *mtr) {
+                     const btr_cur_t *father, mtr_t *mtr) {
   ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
   const page_t *page = buf_block_get_frame(block);
   const page_no_t left_no = btr_page_get_prev(page, mtr);
@@ -1216,17 +1224,19 @@ void left_takes_leaf(dict_index_t *index, buf_block_t *block,
   buf_block_t *left = btr_block_get(
       page_id_t(index->space, left_no), dict_table_page_size(index->table),
       RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
-  rec_t *node_ptr = btr_cur_get_rec(&father);
-  /* IS1: the left sibling, not flagged (its right sibling, the leaf, has a
-  node pointer), has none on the leaf's parent. */
+  /* IS1: the left sibling is not flagged (its right sibling, the leaf, has
+  a node pointer). */
   ut_ad(!is_flagged(buf_block_get_frame(left)));
-  ut_ad(!page_rec_is_user_rec(page_rec_get_next(node_ptr)));
-  ut_ad(child_of(page_rec_get_prev(node_ptr), index) !=
-        left->page.id.page_no());
 
   btr_search_drop_page_hash_index(block);
   btr_blink_left_takes_range(index, page, left, mtr);
-  delete_node_ptr(index, node_ptr, father.page_cur.block, mtr);
+  if (father != nullptr) {
+    rec_t *node_ptr = btr_cur_get_rec(father);
+    /* The left sibling has no node pointer on the leaf's parent. */
+    ut_ad(!page_rec_is_user_rec(page_rec_get_next(node_ptr)));
+    ut_ad(child_of(page_rec_get_prev(node_ptr), index) != left_no);
+    delete_node_ptr(index, node_ptr, father->page_cur.block, mtr);
+  }
   leave_level(index, block, mtr);
   if (!dict_table_is_locking_disabled(index->table)) {
     lock_update_discard(left, PAGE_HEAP_NO_SUPREMUM, block);
@@ -1252,7 +1262,10 @@ debug check, btr_check_node_ptr(), would stop the server), if the next
 node pointer is its right sibling's, that sibling took it (X5); TO_LEFT:
 otherwise, if the leaf is not its parent's first child (so its left
 sibling is a right half without node pointer), that sibling took it (X5);
-REFUSED: the leaf is its parent's only child */
+UNDONE: the leaf is its parent's only child, the parent the right half of
+an incomplete split, which was undone (X4 on the parent's level), and the
+left sibling took the leaf (X5); REFUSED: the leaf is the only child of a
+parent that is not such a right half */
 Leaf_freed free_leaf(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   const page_t *page = buf_block_get_frame(block);
   btr_cur_t father;
@@ -1276,8 +1289,15 @@ Leaf_freed free_leaf(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
     return Leaf_freed::TO_RIGHT;
   }
   if (page_rec_is_user_rec(prev)) {
-    left_takes_leaf(index, block, father, mtr);
+    left_takes_leaf(index, block, &father, mtr);
     return Leaf_freed::TO_LEFT;
+  }
+  /* The only child: a first child whose next node pointer is not its
+  right sibling's is flagged (IS1, IS2), and went above. */
+  ut_ad(!page_rec_is_user_rec(next));
+  if (unsplit(index, father.page_cur.block, mtr)) {
+    left_takes_leaf(index, block, nullptr, mtr);
+    return Leaf_freed::UNDONE;
   }
   return Leaf_freed::REFUSED;
 }
