@@ -10,10 +10,12 @@ rows; a fifth of its transactions delete 1 to 5 of its own committed rows
 instead (pages merge when purge removes them); a tenth of all roll back on
 purpose.  Before a transaction begins the worker writes it to its journal
 (insert or delete, ids, whether it will commit); when COMMIT or ROLLBACK
-returns, the outcome.  When the server goes away (the test kills it) the
-worker writes "gone" and exits; a worker that reaches the time limit first
-writes "deadline", which the check reports as a failure (the kill must
-happen under load).  Run in the background.
+returns, the outcome.  A transaction that the server chose as a deadlock
+victim, or whose lock wait timed out, is rolled back and journalled as
+such ("V"), and the worker goes on.  When the server goes away (the test
+kills it) the worker writes "gone" and exits; a worker that reaches the
+time limit first writes "deadline", which the check reports as a failure
+(the kill must happen under load).  Run in the background.
 
 "check", after the restart: waits for the last line of every worker of this
 round, then replays the journals of this round and the earlier ones and
@@ -37,6 +39,7 @@ import pymysql
 PRELOAD_GAP = 1000       # preloaded row i has key position i * PRELOAD_GAP
 KEY_LEN = 200
 SERVER_GONE = (2002, 2003, 2006, 2013)   # CR_*: connection lost or refused
+LOCK_VICTIM = (1205, 1213)  # ER_LOCK_WAIT_TIMEOUT, ER_LOCK_DEADLOCK
 FIRST_LOAD_ID = 1000000  # ids below are preloaded rows
 DELETE_SHARE = 0.2       # of the transactions, deletes of a worker's own rows
 
@@ -91,13 +94,21 @@ def load_worker(a, w, deadline):
                 journal.write("%s %s %s\n" % (op, "c" if commit else "r",
                                               " ".join(map(str, ids))))
                 cur.execute("BEGIN")
-                if op == "D":
-                    cur.execute("DELETE FROM t WHERE n IN (%s)"
-                                % ", ".join(map(str, ids)))
-                for rid in ids if op == "I" else ():
-                    cur.execute("INSERT INTO t (k, n, pad) VALUES (%s, %s, %s)",
-                                (row_key(rid, a.preload), rid,
-                                 "p" * (200 + rid % 200)))
+                try:
+                    if op == "D":
+                        cur.execute("DELETE FROM t WHERE n IN (%s)"
+                                    % ", ".join(map(str, ids)))
+                    for rid in ids if op == "I" else ():
+                        cur.execute(
+                            "INSERT INTO t (k, n, pad) VALUES (%s, %s, %s)",
+                            (row_key(rid, a.preload), rid,
+                             "p" * (200 + rid % 200)))
+                except pymysql.err.OperationalError as e:
+                    if e.args[0] not in LOCK_VICTIM:
+                        raise
+                    cur.execute("ROLLBACK")  # after a timeout, the rest
+                    journal.write("V\n")
+                    continue
                 cur.execute("COMMIT" if commit else "ROLLBACK")
                 journal.write("A\n" if commit else "R\n")
                 if commit and op == "I":
@@ -137,7 +148,7 @@ def read_journal(path, timeout):
                 lines = f.read().splitlines()
         except FileNotFoundError:
             lines = []
-        if lines and not lines[-1].startswith(("I ", "D ", "A", "R")):
+        if lines and not lines[-1].startswith(("I ", "D ", "A", "R", "V")):
             break
         if time.monotonic() > stop:
             raise Mismatch("%s: the worker did not finish" % path)
@@ -188,12 +199,13 @@ def check(a):
         raise Mismatch("%d preloaded rows, not %d" % (preloaded, a.preload))
     there = {rid for rid in rows if rid >= FIRST_LOAD_ID}
     expected = set()
-    n_txns = acked = 0
+    n_txns = acked = victims = 0
     for rnd in range(1, a.round + 1):
         for w in range(a.workers):
             txns = read_journal(journal_path(a, rnd, w), a.seconds)
             present, unsure, n_acked = expected_rows(txns)
             n_txns += len(txns)
+            victims += sum(1 for txn in txns if txn[3] == "V")
             acked += n_acked if rnd == a.round else 0
             # The unanswered transaction: every row of it changed, or none.
             if unsure and len({rid in there for rid in unsure}) > 1:
@@ -205,8 +217,8 @@ def check(a):
                        % (sorted(there - expected)[:5],
                           sorted(expected - there)[:5]))
     sys.stderr.write("blink crash load round %d: %d transactions, %d "
-                     "acknowledged in this round, %d rows\n"
-                     % (a.round, n_txns, acked, len(rows)))
+                     "acknowledged in this round, %d lock victims, %d rows\n"
+                     % (a.round, n_txns, acked, victims, len(rows)))
     if acked == 0:
         raise Mismatch("no transaction of this round was acknowledged before the kill")
     return 0

@@ -1054,9 +1054,9 @@ bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   /* The BTR_MODIFY_TREE descent latched a leaf's siblings already
   (btr_cur_latch_leaves(), also after X3's move-right): this latches them
   again in the same mini-transaction, as btr_discard_page() does.  A
-  parent's left sibling is latched here, to the left of the parent: under
-  X no descent runs (G0), and so no thread holds it while it waits for the
-  parent (LO2), as father lookups latch parents after their children. */
+  parent's left sibling is latched here, to the left of the parent, which
+  LO2 allows only under X (G0): no descent runs, and the threads that
+  latch pages without index->lock hold one and wait for no other. */
   buf_block_t *left = btr_block_get(page_id_t(space, left_no), page_size,
                                     RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
   page_t *left_page = buf_block_get_frame(left);
@@ -1248,10 +1248,11 @@ enum class Leaf_freed { UNDONE, TO_RIGHT, TO_LEFT, STOCK, REFUSED };
 
 /** How a leaf emptied under X3 leaves its level, when it is not the right
 half of an incomplete split (unsplit() checked: its left sibling is not
-flagged, so it has a node pointer, IS1).  Only the leaf's parent may
-change, not its first record nor its high key, so that no separator above
-it changes (G4) and it is not discarded, on a path whose split could not
-be finished.
+flagged, so it has a node pointer, IS1).  No separator above the leaf's
+parent changes (G4), nor does any node pointer above it, on a path whose
+split could not be finished: the parent loses one record, not its first
+nor its high key, or, a right half without node pointer, goes back into
+its left page.
 @return UNDONE: the leaf is flagged, its right half (without node pointer)
 took it, undoing the split (X4); STOCK: the node pointer before the
 leaf's is its left sibling's, so btr_discard_page() gives the leaf's range
@@ -1262,10 +1263,10 @@ debug check, btr_check_node_ptr(), would stop the server), if the next
 node pointer is its right sibling's, that sibling took it (X5); TO_LEFT:
 otherwise, if the leaf is not its parent's first child (so its left
 sibling is a right half without node pointer), that sibling took it (X5);
-UNDONE: the leaf is its parent's only child, the parent the right half of
-an incomplete split, which was undone (X4 on the parent's level), and the
-left sibling took the leaf (X5); REFUSED: the leaf is the only child of a
-parent that is not such a right half */
+UNDONE (also): the leaf is its parent's only child, the parent the right
+half of an incomplete split, which was undone (X4 on the parent's level),
+and the left sibling took the leaf (X5); REFUSED: the leaf is the only
+child of a parent that is not such a right half */
 Leaf_freed free_leaf(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   const page_t *page = buf_block_get_frame(block);
   btr_cur_t father;
@@ -1292,9 +1293,14 @@ Leaf_freed free_leaf(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
     left_takes_leaf(index, block, &father, mtr);
     return Leaf_freed::TO_LEFT;
   }
-  /* The only child: a first child whose next node pointer is not its
-  right sibling's is flagged (IS1, IS2), and went above. */
-  ut_ad(!page_rec_is_user_rec(next));
+  if (page_rec_is_user_rec(next)) {
+    /* IS1, IS2: a first child whose next node pointer is not its right
+    sibling's is flagged, and went above.  Freeing the parent would
+    orphan the other children. */
+    ut_d(ut_error);
+    return Leaf_freed::REFUSED;
+  }
+  /* The only child. */
   if (unsplit(index, father.page_cur.block, mtr)) {
     left_takes_leaf(index, block, nullptr, mtr);
     return Leaf_freed::UNDONE;
@@ -1313,10 +1319,10 @@ btr_blink_delete_t btr_blink_delete_unfinished(btr_cur_t *cursor, mtr_t *mtr) {
   changes no structure (the merge that may follow is skipped): purge and
   rollback go on.  A leaf emptied that is one of the unfinished split's
   halves undoes that split (X4); any other is discarded unless that would
-  change more than its parent's records (X5, below).  A node pointer is
-  deleted only inside such a discard, or inside a merge or split, which X3
-  refused before it began (failing there, in btr_node_ptr_delete(), would
-  leave it half done). */
+  change a node pointer above its parent (X5, below).  A node pointer is
+  deleted only inside such a discard (or freed with a parent whose split
+  X5 undoes), or inside a merge or split, which X3 refused before it began
+  (failing there, in btr_node_ptr_delete(), would leave it half done). */
   buf_block_t *block = btr_cur_get_block(cursor);
   const page_t *page = buf_block_get_frame(block);
   if (!page_is_leaf(page)) {
