@@ -15,11 +15,12 @@ victim, or whose lock wait timed out, is rolled back and journalled as
 such ("V"), and the worker goes on; the check then fails, because no
 worker's lock may wait for another's: each touches its own rows only, in
 READ COMMITTED, its deletes through the secondary index.  (Victims were
-how a range estimate that read its parent before and after a split showed:
-the delete scanned the whole table; README.blink.md, D8.)  When the server goes away (the test
-kills it) the worker writes "gone" and exits; a worker that reaches the
-time limit first writes "deadline", which the check reports as a failure
-(the kill must happen under load).  Run in the background.
+how a range estimate that read its parent before and after a split
+showed: the delete scanned the whole table; README.blink.md, D8.)  When
+the server goes away (the test kills it) the worker writes "gone" and
+exits; a worker that reaches the time limit first writes "deadline",
+which the check reports as a failure (the kill must happen under load).
+Run in the background.
 
 "check", after the restart: waits for the last line of every worker of this
 round, then replays the journals of this round and the earlier ones and
