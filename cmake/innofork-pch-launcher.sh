@@ -2,8 +2,9 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2 (see LICENSE).
 #
 # Compiler launcher of the targets that get a precompiled header
-# (innofork-pch.cmake): removes the old .gch before the compile that rebuilds
-# it, then runs the rest of the command line (ccache and the compiler).
+# (innofork-pch.cmake): removes the old .gch (.pch with clang) before the
+# compile that rebuilds it, then runs the rest of the command line (ccache
+# and the compiler).
 #
 # Why: the .gch compile force-includes the header the .gch is made from, so
 # ccache finds the old .gch next to it and hashes it into the new one's key.
@@ -13,7 +14,7 @@
 prev=
 for arg do
   if [ "$prev" = -o ]; then
-    case $arg in *.gch) rm -f "$arg";; esac
+    case $arg in *.gch|*.pch) rm -f "$arg";; esac
   fi
   prev=$arg
 done

@@ -28,9 +28,10 @@
 # also reached from the precompiled header (found by scanning the headers the
 # precompiled headers pull in for missing guards).
 #
-# ccache caches these compiles only with -fpch-preprocess and
+# ccache caches these compiles only with -fpch-preprocess (GCC) or a
+# precompiled header without timestamp (clang: -fno-pch-timestamp) and
 # CCACHE_SLOPPINESS=pch_defines,time_macros,... (scripts/build.sh sets it),
-# and hits after a .gch is rebuilt only if the old one is gone first
+# and hits after a .gch or .pch is rebuilt only if the old one is gone first
 # (innofork-pch-launcher.sh says why).
 
 if(NOT CMAKE_CURRENT_SOURCE_DIR STREQUAL CMAKE_SOURCE_DIR OR NOT INNOFORK_PCH
@@ -99,7 +100,11 @@ function(innofork_add_pch)
       continue()
     endif()
     target_precompile_headers(${target} PRIVATE ${INNOFORK_PCH_${target}})
-    target_compile_options(${target} PRIVATE -fpch-preprocess)
+    if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+      target_compile_options(${target} PRIVATE -Xclang -fno-pch-timestamp)
+    else()
+      target_compile_options(${target} PRIVATE -fpch-preprocess)
+    endif()
     set_property(TARGET ${target} PROPERTY CXX_COMPILER_LAUNCHER ${INNOFORK_PCH_LAUNCHER})
     innofork_pch_exclusions(${target} skip)
     if(skip)

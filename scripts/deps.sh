@@ -5,7 +5,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-PKGS=(build-essential cmake ninja-build ccache bison pkgconf dpkg-dev
+PKGS=(build-essential cmake ninja-build ccache bison pkgconf dpkg-dev clang-19 lld-19
       libssl-dev libncurses-dev libaio-dev libnuma-dev libzstd-dev liblz4-dev
       zlib1g-dev libicu-dev libprotobuf-dev protobuf-compiler libprotoc-dev
       libtirpc-dev rpcsvc-proto numactl sysbench libgtest-dev

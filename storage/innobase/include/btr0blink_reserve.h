@@ -35,7 +35,7 @@ page reserve", RV1-RV8). */
 struct btr_cur_t;
 struct dict_index_t;
 struct buf_block_t;
-class mtr_t;
+struct mtr_t;
 
 /** innodb_btree_blink_reserve_pages: the pages each B-link index keeps
 allocated for its leaf splits (RV1); 0 turns the reserve off. */
