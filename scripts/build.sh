@@ -62,6 +62,11 @@ export CCACHE_BASEDIR=$FORK_BUILD_DIR CCACHE_NOHASHDIR=true
 # Precompiled headers (cmake/innofork-pch.cmake) are cacheable only with these.
 export CCACHE_SLOPPINESS=pch_defines,time_macros,include_file_mtime,include_file_ctime
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-30G}
+# Depend mode: a miss runs the compiler alone, without the preprocessor run
+# that ccache's default mode makes to hash the input (36 sampled objects of
+# the debug build: 101 s on an empty cache by default, 66 s in depend mode,
+# 75 s without ccache; hits alike).
+export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 ccache --max-size="$CCACHE_MAXSIZE" >/dev/null   # also for ccache runs without this environment
 
 # The debug preset keeps line tables only (-g1): a cold `make test` must fit

@@ -154,8 +154,9 @@ def run_one(mutation):
             return "stale"
         with open(target, "w") as f:
             f.write(text.replace(old, new))
+        # -f: the first failing test kills the mutation, the rest need not run.
         try:
-            r = subprocess.run([sys.executable, "-m", "unittest", "discover", "-s",
+            r = subprocess.run([sys.executable, "-m", "unittest", "discover", "-f", "-s",
                                 os.path.join(copy, "tests"), "-p", "test_*.py"],
                                cwd=copy, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True, timeout=TIMEOUT_S)
