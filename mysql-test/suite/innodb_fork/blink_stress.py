@@ -2,7 +2,7 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
 """Randomized stress of a B-link table (run by innodb_fork.blink_stress).
 
-Several connections, for a bounded time, insert, delete, update rows so that
+Several connections insert, delete, update rows so that
 they grow and shrink (pages split, merge and are discarded) and change
 secondary keys, and scan ranges in both directions through the clustered
 and both secondary indexes.  Worker w owns the ids with id % workers == w:
@@ -14,6 +14,12 @@ online validator (innodb_btree_blink_validate_online_debug) over and over
 while the workers split and merge pages; every run must pass and at least
 one must have run.  At the end every row and every index entry is counted
 against the sum of the tallies.
+
+The load runs until what the test asserts has happened (GOALS: splits of
+non-leaf pages, leveled splits published, descents that moved right, pages
+merged and discarded, and under a gate below the workers a queued
+transaction), for at least --seconds and at most --max-seconds: a slow
+machine runs longer instead of asserting on less, a fast one stops early.
 
 Prints one line, "blink stress: ok", or the first mismatch; exits non-zero
 on a mismatch or an unexpected error.  Needs Debian's python3-pymysql.
@@ -54,9 +60,9 @@ def a_value(rid, version):
 
 
 class Worker(threading.Thread):
-    def __init__(self, a, w, deadline):
+    def __init__(self, a, w, stop):
         super().__init__(name="worker-%d" % w)
-        self.a, self.w, self.deadline = a, w, deadline
+        self.a, self.w, self.stop = a, w, stop
         self.rng = random.Random(a.seed * 1000 + w)
         self.rows = {}  # id -> (a, b, pad length)
         self.history = {}  # id -> the last operations on it, for reports
@@ -78,7 +84,7 @@ class Worker(threading.Thread):
             iso = "READ COMMITTED" if self.w % 2 else "REPEATABLE READ"
             cur.execute("SET SESSION TRANSACTION ISOLATION LEVEL " + iso)
             cur.execute("SET SESSION innodb_lock_wait_timeout = 5")
-            while time.monotonic() < self.deadline:
+            while not self.stop.is_set():
                 self.step(cur)
                 self.ops += 1
         except Exception as e:  # reported by main()
@@ -203,18 +209,18 @@ class Worker(threading.Thread):
 
 
 class OnlineValidator(threading.Thread):
-    """Runs the online validator until the deadline; error: the first
+    """Runs the online validator until stopped; error: the first
     violation it reported."""
 
-    def __init__(self, a, deadline):
+    def __init__(self, a, stop):
         super().__init__(name="online-validator")
-        self.a, self.deadline = a, deadline
+        self.a, self.stop = a, stop
         self.runs, self.error = 0, None
 
     def run(self):
         try:
             cur = connect(self.a).cursor()
-            while time.monotonic() < self.deadline:
+            while not self.stop.is_set():
                 try:
                     cur.execute("SET GLOBAL innodb_btree_blink_validate_online_debug = ON")
                 except pymysql.MySQLError:
@@ -222,9 +228,50 @@ class OnlineValidator(threading.Thread):
                     self.error = "online validator: %s" % "; ".join(r[2] for r in cur.fetchall())
                     return
                 self.runs += 1
-                time.sleep(0.5)
+                self.stop.wait(0.5)
         except Exception as e:  # reported by main()
             self.error = "%s: %s: %s" % (self.name, type(e).__name__, e)
+
+
+# What the test asserts the load did: global status counters that must grow,
+# and INNODB_METRICS monitors (enabled by the test) that must count.
+GOAL_STATUS = ("Innodb_btree_blink_nonleaf_splits", "Innodb_btree_blink_leveled_splits",
+               "Innodb_btree_blink_splits_finished", "Innodb_btree_blink_move_rights")
+GOAL_METRICS = ("index_page_merge_successful", "index_page_discards")
+THROTTLING_WAITS = "Innodb_trx_throttling_waits"
+
+
+def goal_values(cur, throttled):
+    names = GOAL_STATUS + ((THROTTLING_WAITS,) if throttled else ())
+    cur.execute("SELECT VARIABLE_NAME, VARIABLE_VALUE FROM performance_schema.global_status"
+                " WHERE VARIABLE_NAME IN (%s)" % ", ".join(["%s"] * len(names)), names)
+    values = {n.lower(): int(v) for n, v in cur.fetchall()}
+    cur.execute("SELECT NAME, COUNT FROM information_schema.INNODB_METRICS"
+                " WHERE NAME IN (%s)" % ", ".join(["%s"] * len(GOAL_METRICS)), GOAL_METRICS)
+    values.update((n.lower(), int(v)) for n, v in cur.fetchall())
+    return values
+
+
+def run_until_goals(a, stop, threads):
+    """Lets the load run until every goal is reached (at least a.seconds,
+    at most a.max_seconds) or a thread ended with an error; returns the
+    goals not reached."""
+    cur = connect(a).cursor()
+    cur.execute("SELECT @@GLOBAL.innodb_trx_throttling")
+    cap = int(cur.fetchone()[0])
+    before = goal_values(cur, 0 < cap < a.workers)
+    start = time.monotonic()
+    while True:
+        time.sleep(1)
+        now = goal_values(cur, 0 < cap < a.workers)
+        missing = sorted(n for n in before if now[n] <= before[n])
+        if a.validate_online and threads[-1].runs == 0:
+            missing.append("online validation")
+        elapsed = time.monotonic() - start
+        if (elapsed >= a.seconds and not missing) or elapsed >= a.max_seconds \
+           or not all(t.is_alive() for t in threads):
+            stop.set()
+            return missing
 
 
 def final_check(a, workers):
@@ -250,7 +297,10 @@ def final_check(a, workers):
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--socket", required=True)
-    ap.add_argument("--seconds", type=float, default=60)
+    ap.add_argument("--seconds", type=float, default=10,
+                    help="run at least this long, then until every goal is reached")
+    ap.add_argument("--max-seconds", type=float, default=600,
+                    help="stop here even if a goal is not reached (the test then fails)")
     ap.add_argument("--workers", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--validate-online", action="store_true",
@@ -263,11 +313,13 @@ def main(argv=None):
         " a VARCHAR(800) CHARACTER SET latin1 COLLATE latin1_bin NOT NULL,"
         " b INT NOT NULL, pad VARCHAR(3000) NOT NULL, KEY a (a), KEY b_a (b, a))"
         " ENGINE=InnoDB CHARSET=latin1")
-    deadline = time.monotonic() + a.seconds
-    workers = [Worker(a, w, deadline) for w in range(a.workers)]
-    threads = workers + ([OnlineValidator(a, deadline)] if a.validate_online else [])
+    stop = threading.Event()
+    workers = [Worker(a, w, stop) for w in range(a.workers)]
+    threads = workers + ([OnlineValidator(a, stop)] if a.validate_online else [])
     for t in threads:
         t.start()
+    start = time.monotonic()
+    missing = run_until_goals(a, stop, threads)
     for t in threads:
         t.join()
     errors = [t.error for t in threads if t.error]
@@ -281,9 +333,10 @@ def main(argv=None):
     except Mismatch as e:
         print("blink stress: FAILED: %s" % e)
         return 1
-    sys.stderr.write("blink stress: %d operations, %d rows at the end%s\n"
-                     % (sum(w.ops for w in workers), n,
-                        ", %d online validations" % threads[-1].runs if a.validate_online else ""))
+    sys.stderr.write("blink stress: %d operations in %.0f s, %d rows at the end%s%s\n"
+                     % (sum(w.ops for w in workers), time.monotonic() - start, n,
+                        ", %d online validations" % threads[-1].runs if a.validate_online else "",
+                        "; goals not reached: " + ", ".join(missing) if missing else ""))
     print("blink stress: ok")
     return 0
 
