@@ -4,7 +4,8 @@
 #      under ThreadSanitizer), tree and harness tests
 #   2. the debug build
 #   3. MTR: our suites plus the upstream smoke selection, --parallel=2;
-#      our suites again with innodb_trx_throttling=3 (stage mtr-throttled)
+#      again with innodb_trx_throttling=3 the tests of our suites whose
+#      verdict the gate can change (stage mtr-throttled; THROTTLED=all: all)
 #   4. the harness's mutation check; 5. the harness smoke run
 # Ends with one line: "N passed, N failed, N skipped".  Exits non-zero on any
 # failure.
@@ -63,7 +64,7 @@ fi
 info "MTR: ${#tests[@]} tests"
 mtr_stage mtr "$obj" "$obj/mtr.log" --parallel=2 --testcase-timeout=30 ${MTR_ARGS:-} "${tests[@]}"
 
-# --- 3b. our suites again under innodb_trx_throttling ------------------------
+# --- 3b. under innodb_trx_throttling -----------------------------------------
 # At most 3 user transactions in InnoDB at once, fewer than blink_stress.test's 4
 # writers, which asserts that the gate queued some (trx/README.throttling.md):
 # the gate must change no test's result.  The tests that can open more
