@@ -86,7 +86,7 @@ fi
 
 # --- 4. mutations of the harness ---------------------------------------------
 # Each mutation of the harness's arithmetic and flow must make one of its
-# unit tests fail (benchmarks/tests/mutate.py; about 3 minutes, no server).
+# unit tests fail (benchmarks/tests/mutate.py; under 2 minutes, no server).
 log=$FORK_BUILD_DIR/harness-mutations.log
 info "harness mutation check (log: $log)"
 /usr/bin/python3 "$FORK_ROOT/benchmarks/tests/mutate.py" -j 2 > "$log" 2>&1
@@ -97,7 +97,7 @@ tally mutations "$killed" "$survived" 0
 
 # --- 5. benchmark harness smoke ---------------------------------------------
 # The harness end to end against the debug server: every workload that needs
-# no extra tool, 2-10 s each (about 3 minutes in all on 2 cores, most of it
+# no extra tool, 2-10 s each (about 2 minutes in all on 2 cores, most of it
 # initializing the debug server's data directory); check_smoke.py asserts on
 # what it wrote.
 bench=$FORK_BUILD_DIR/bench-smoke
