@@ -319,7 +319,10 @@ def main(argv=None):
     for t in threads:
         t.start()
     start = time.monotonic()
-    missing = run_until_goals(a, stop, threads)
+    try:
+        missing = run_until_goals(a, stop, threads)
+    finally:
+        stop.set()  # also when reading the goals failed: the workers must end
     for t in threads:
         t.join()
     errors = [t.error for t in threads if t.error]
