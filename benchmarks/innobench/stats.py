@@ -163,7 +163,7 @@ def _found(r, effect):
 # variance of the log window means with repetitions as groups decides
 # (pool_windows); where it refuses, the repetitions are the samples.
 
-WINDOW_S = 2      # seconds per window: see benchmarks/README.md, "Windows"
+WINDOW_S = 2      # seconds per window: see benchmarks/README.md, "Windows of a point as samples"
 POOL_ALPHA = 0.25  # pool only if the repetitions' F test gives p above this
 MAX_WINDOW_AUTOCORRELATION = 0.2  # and consecutive windows correlate less
 

@@ -126,7 +126,8 @@ class Windows(unittest.TestCase):
         self.assertEqual(len(stats.pool_windows(wobble)), 18)
 
     def test_the_pooling_test_keeps_false_positives_down(self):
-        # This machine's noise (benchmarks/README.md, "Windows"): 8 % between
+        # This machine's noise (benchmarks/README.md, "Windows of a point as
+        # samples"): 8 % between
         # repetitions, 6 % between 2-s windows, 9 windows per repetition.
         naive = stats.simulate_windows_gate(0.0, 3, 9, 0.08, 0.06, trials=300,
                                             rule=lambda g: [v for x in g for v in x])
