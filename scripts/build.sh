@@ -11,7 +11,7 @@
 #   TARGETS="t…" ninja targets (e.g. all: every plugin and component too)
 #   DEBUG_INFO=  debug info flags of the debug preset (default -g1)
 #   DEBUG_CC=gcc build the debug preset with GCC and ld.bfd instead of
-#                clang-19 and lld (README, "Build timings")
+#                clang-19 and lld (docs/build.md)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -70,7 +70,7 @@ export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 ccache --max-size="$CCACHE_MAXSIZE" >/dev/null   # also for ccache runs without this environment
 
 # The debug preset keeps line tables only (-g1): a cold `make test` must fit
-# CI's time (README, "Build timings").  DEBUG_INFO=-g for full debug info.
+# CI's time (docs/build.md).  DEBUG_INFO=-g for full debug info.
 # It is compiled with clang-19 and linked with lld: clang's precompiled
 # headers instantiate their templates once (-fpch-instantiate-templates), and
 # a sample of 36 of the debug build's objects compiled in 36 s against GCC's

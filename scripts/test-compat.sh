@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make test-compat: the drop-in round trip between stock 9.7.2 and the fork
-# with B-link indexes (issue 11, item 7; README.blink.md, "Which indexes are
+# with B-link indexes (docs/operations.md; README.blink.md, "Which indexes are
 # B-link").  Not part of make test: it needs the stock build as well.
 #
 #   1. stock makes a data directory with two tables;
@@ -12,13 +12,14 @@
 #   5. the fork with the switch OFF rebuilds the B-link tables;
 #   6. stock reads every row of every table, CHECK TABLE clean;
 #   7. the fork, switch ON, writes to a B-link and a stock-format table and
-#      is killed (kill -9) with the writes only in the redo log (issue 25);
+#      is killed (kill -9) with the writes only in the redo log;
 #   8. stock is started on (a copy of) that data directory, then the fork:
 #      every committed row must be there (or the fork refuse the table,
 #      never serve a stale one); stock's messages are printed;
 #   9. the same with stock at each innodb_force_recovery level 1..6, and
 #      at 6 without the binary log (where stock starts, read-only);
-#  10. the safe way back after a crash (README.md, "Going back to stock"):
+#  10. the safe way back after a crash (docs/operations.md, "Going back
+#      to stock"):
 #      the fork recovers, the B-link table is rebuilt with the switch OFF,
 #      then stock reads every row.
 #

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions per statement on a B-link table and on a stock table of the
-# same server and binary (README.blink.md, "Benchmark (part 2)" for point
-# selects, "(part 3)" for inserts).  Not a timed run: callgrind counts
+# same server and binary (benchmarks/doc/blink/README.md, "Descent with
+# move-right, merges under X" for point selects, "Split-insert, index lock
+# held in S" for inserts).  Not a timed run: callgrind counts
 # instructions, which a 2-core machine's scheduling noise does not change.
 #
 #   benchmarks/blink/callgrind_descent.sh [rows] [statements] [kind]

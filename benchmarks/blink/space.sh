@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The space B-link high keys take: index pages (and pages per million rows),
-# fork with innodb_btree_blink OFF and ON, on the same data (README.blink.md,
-# "Benchmark").  Not a timed run: page counts are deterministic.
+# fork with innodb_btree_blink OFF and ON, on the same data
+# (benchmarks/doc/blink/README.md, "Index size: high keys, F1's room and
+# right-only splits").  Not a timed run: page counts are deterministic.
 #
 #   benchmarks/blink/space.sh [rows]        (default 1000000)
 #

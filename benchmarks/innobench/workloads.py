@@ -475,7 +475,8 @@ class SplitInserts(Workload):
 class SplitInsertsRead(SplitInserts):
     """The split inserts with one reading thread beside each inserting one:
     short primary key ranges around random gaps, across the leaves being
-    split (the B-link part 2 benchmark, README.blink.md).  Named only."""
+    split (benchmarks/doc/blink/README.md, "Descent with move-right,
+    merges under X").  Named only."""
     name = "split-insert-read"
     log_name = "split-read"
     readers_per_writer = 1
@@ -493,7 +494,7 @@ SYSBENCH_SCRIPTS = ("oltp_read_write", "oltp_read_only", "oltp_point_select", "o
 # primary key; an id may hit one of the preloaded 1..table_size, which
 # sysbench then counts as an ignored error, in the summary's error table);
 # deletes and inserts whose purge merges pages (the B-link benchmarks,
-# README.blink.md).
+# benchmarks/doc/blink/README.md).
 SYSBENCH_NAMED_ONLY = ("oltp_insert", "oltp_insert-random", "oltp_write_only")
 SYSBENCH_VARIANTS = {"oltp_insert-random": ("oltp_insert",
                                             ["--auto_inc=off", "--mysql-ignore-errors=1062"])}
