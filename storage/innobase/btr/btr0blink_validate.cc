@@ -20,22 +20,22 @@ for more details.
 
  The walk
  --------
- The root is checked on its own.  Then the tree is walked top-down one pair
- of levels at a time: the parent level L from its leftmost page along its
- right links and, in lockstep, the child level L-1 along its right links
- from its leftmost page, which is the first downlink of the leftmost parent.
- For each parent page we S-latch it, copy its node pointers (child page
- number, key, minimum-record flag) and its high key, and release it; then,
- for each downlink, the next page of the child chain must be the downlink's
- child (D1, L1), and it is checked on its own (order, HK1, HK2, F1, header),
- against its left neighbour (left link, HK4) and against what the parent
- says of it (HK3: its high key is the next downlink's key, or the parent's
- own high key for the parent's last child; its first record is not below
- its node pointer).  The only pages of the child chain that come without
- a downlink are right siblings of pages flagged INCOMPLETE_SPLIT: such a
- page is checked in the place of the downlink it does not have yet, bounded
- below by the flagged page's high key and above by the flagged page's
- bound.
+ The root is checked on its own (R1, and as any page).  Then the tree is
+ walked top-down one pair of levels at a time: the parent level L from its
+ leftmost page along its right links and, in lockstep, the child level L-1
+ along its right links from its leftmost page, which is the first downlink
+ of the leftmost parent.  For each parent page we S-latch it, copy its node
+ pointers (child page number, key, minimum-record flag) and its high key,
+ and release it; then, for each downlink, the next page of the child chain
+ must be the downlink's child (DL1, L1), and it is checked on its own
+ (check_page_alone(): order, HK1, HK2, F1, header, level), against its left
+ neighbour (left link, HK4) and against what the parent says of it (HK3:
+ its high key is the next downlink's key, or the parent's own high key for
+ the parent's last child; its first record is not below its node pointer).
+ The only pages of the child chain that come without a downlink are right
+ siblings of pages flagged INCOMPLETE_SPLIT (DL1): such a page is checked
+ in the place of the downlink it does not have yet, bounded below by the
+ flagged page's high key and above by the flagged page's bound.
  Each level is walked twice, as the child level and then as the parent
  level; the second walk only copies node pointers (the pages were checked
  in the first one and cannot have changed since, see below).
@@ -75,7 +75,7 @@ for more details.
  btr_validate_index(index, trx, false) holds SX, which B-link indexes raise
  to X too).  Every change of a non-leaf page, of a sibling link, of a high
  key or of a B-link flag is a structure change that holds the index lock:
- in S the splits published level by level (SP1..SP4, part 3), in X
+ in S the splits published level by level (SP1..SP4), in X
  everything else: the exclusive path's splits (X1), root raises, merges
  and discards (G1..G3), separator changes (G4), lifts (G5).  X excludes
  them all.  So for the whole walk the non-leaf levels, every link, every high
@@ -108,8 +108,8 @@ for more details.
  even on leaves.  The checks of a leaf against the level above compare its
  current records with node pointers, which are frozen: exact too.  The one
  check that compares a leaf with what an earlier mini-transaction saw of
- another leaf is HK4 on the leaf level; check_records() says why it gives no
- false positive, and that it may miss a violation, as amcheck's
+ another leaf is HK4 on the leaf level; check_page_in_tree() says why it
+ gives no false positive, and that it may miss a violation, as amcheck's
  bt_index_check may. */
 
 #include "btr0blink.h"
@@ -215,18 +215,293 @@ std::map<std::pair<space_index_t, page_no_t>, Page_seen> pages_seen;
 std::mutex pages_seen_mutex;
 #endif /* UNIV_DEBUG */
 
-class Validator {
- public:
-  Validator(dict_index_t *index, const trx_t *trx)
+/** Frees a memory heap. */
+struct Heap_free {
+  void operator()(mem_heap_t *heap) const { mem_heap_free(heap); }
+};
+using Heap = std::unique_ptr<mem_heap_t, Heap_free>;
+
+Heap new_heap() { return Heap(mem_heap_create(1024, UT_LOCATION_HERE)); }
+
+/** Key of a record (leaf or node pointer, or a high key) as a tuple that
+owns its data: the fields a node pointer built from it would carry. */
+const dtuple_t *key_of(const dict_index_t *index, const rec_t *rec,
+                       ulint level, mem_heap_t *heap) {
+  return dict_index_build_node_ptr(index, rec, 0, heap, level);
+}
+
+/** Compare a key with a record: <0, 0, >0 as cmp_dtuple_rec(). */
+int cmp_key(const dict_index_t *index, const dtuple_t *key, const rec_t *rec,
+            mem_heap_t *heap) {
+  ulint offsets_[REC_OFFS_NORMAL_SIZE];
+  rec_offs_init(offsets_);
+  const ulint *offsets = rec_get_offsets(rec, index, offsets_, ULINT_UNDEFINED,
+                                         UT_LOCATION_HERE, &heap);
+  return cmp_dtuple_rec(key, rec, index, offsets);
+}
+
+/** A page number for a message: FIL_NULL is "none". */
+std::string page_str(page_no_t page_no) {
+  return page_no == FIL_NULL ? std::string("none") : std::to_string(page_no);
+}
+
+/** The first and the last user record of a page, both nullptr if it has
+none (only a root leaf may be empty). */
+struct Records {
+  const rec_t *first{nullptr};
+  const rec_t *last{nullptr};
+};
+
+/** The checks both walks make, each proving one rule of README.blink.md,
+"Invariants", with one message per violation.  A check fails by throwing
+Violation; a walk's messages end with its suffix. */
+class Page_checks {
+ protected:
+  /** @param[in] index   the index to check
+  @param[in] trx     the statement, or nullptr
+  @param[in] suffix  the end of every message of the walk */
+  Page_checks(dict_index_t *index, const trx_t *trx, const char *suffix)
       : m_index(index),
         m_trx(trx),
+        m_suffix(suffix),
         m_page_size(dict_table_page_size(index->table)),
         m_root_no(dict_index_get_page(index)) {
-    /* The pages of a level are distinct pages of the tablespace, all of
-    which existed when we took the index lock: the index cannot change its
-    structure while we hold it.  0 means the size is unknown. */
-    const page_no_t size = fil_space_get_size(index->space);
+    read_max_pages();
+  }
+
+  /** Report a violation on a page: ends the walk. */
+  [[noreturn]] void fail(page_no_t page_no, ulint level,
+                         const std::string &what) const {
+    std::ostringstream s;
+    s << "B-link index " << m_index->name() << " of table "
+      << m_index->table->name << ": page " << page_no << " (level " << level
+      << "): " << what << m_suffix;
+    throw Violation{s.str()};
+  }
+
+  /** Throw Interrupted if the statement was killed. */
+  void check_interrupted() const {
+    if (m_trx != nullptr && trx_is_interrupted(m_trx)) {
+      throw Interrupted{};
+    }
+  }
+
+  /** The high key of a page, or nullptr.  H1: a root's header bytes are
+  its segment headers, never a B-link header (R1 holds by definition). */
+  const rec_t *hk_of(const page_t *page) const {
+    return page_get_page_no(page) == m_root_no ? nullptr
+                                               : page_blink_get_hk_rec(page);
+  }
+
+  /** The B-link flags of a page (0 on the root, H1). */
+  uint16_t flags_of(const page_t *page) const {
+    return page_get_page_no(page) == m_root_no ? 0
+                                               : page_blink_get_flags(page);
+  }
+
+  /** L1, the chain of a level ends: count a page of a level and fail if the
+  level has more pages than the tablespace, which only a cycle in the right
+  links can make.  The pages of a level are distinct pages of the
+  tablespace; the online walk's splits may grow the file meanwhile, so its
+  size is read again before a long level is called a cycle.
+  @param[in]     page_no  the page about to be visited
+  @param[in]     level    its level
+  @param[in,out] n_pages  pages of the level visited so far */
+  void check_level_chain_ends(page_no_t page_no, ulint level,
+                              page_no_t *n_pages) {
+    if (++*n_pages <= m_max_pages) {
+      return;
+    }
+    read_max_pages();
+    if (*n_pages > m_max_pages) {
+      fail(page_no, level, "cycle in the right links (L1)");
+    }
+  }
+
+  /** What one S-latched page proves alone, in one consistent state of it:
+  an index page of this index on its level (L1), a consistent B-link header
+  (README.blink.md, "Page format"), F1, HK1, no empty page but a root leaf,
+  its records in order and HK2.
+  @param[in] page   the page, S-latched
+  @param[in] level  the level it must be on
+  @return its first and last user records */
+  Records check_page_alone(const page_t *page, ulint level) {
+    const page_no_t page_no = page_get_page_no(page);
+    if (!page_is_comp(page) || fil_page_get_type(page) != FIL_PAGE_INDEX ||
+        btr_page_get_index_id(page) != m_index->id) {
+      fail(page_no, level, "not an index page of this index");
+    }
+    check_page_level(page, level);
+    ulint hk_size;
+    if (!page_blink_validate_hk(page, m_index, &hk_size)) {
+      fail(page_no, level, "inconsistent B-link header (see the error log)");
+    }
+    check_room_for_high_key(page, level);
+    check_high_key_iff_sibling(page, level);
+
+    Records recs;
+    recs.first = page_rec_get_next_const(page_get_infimum_rec(page));
+    if (page_rec_is_supremum(recs.first)) {
+      /* Only a root leaf may be empty: other pages are discarded when
+      their last record goes, under the index lock in X, which neither walk
+      lets run (see the file comment), so a leaf cannot become empty during
+      the walk either. */
+      if (level > 0 || page_no != m_root_no) {
+        fail(page_no, level, "has no records");
+      }
+      return Records{};
+    }
+    recs.last = check_records_below_high_key(page, recs.first, level);
+    return recs;
+  }
+
+  /** L1: a page is on the level of its chain.
+  @param[in] page   the page, S-latched
+  @param[in] level  the level of the chain it was reached on */
+  void check_page_level(const page_t *page, ulint level) const {
+    if (btr_page_get_level(page) != level) {
+      std::ostringstream s;
+      s << "has PAGE_LEVEL " << btr_page_get_level(page) << " (L1)";
+      fail(page_get_page_no(page), level, s.str());
+    }
+  }
+
+  /** F1: room for the longest high key of the index, the current high key
+  counting as part of it.  The root never has a high key (R1).
+  @param[in] page   the page, S-latched
+  @param[in] level  its level */
+  void check_room_for_high_key(const page_t *page, ulint level) const {
+    if (page_get_page_no(page) == m_root_no ||
+        btr_blink_page_room_ok(m_index, page)) {
+      return;
+    }
+    std::ostringstream s;
+    s << "has room for a high key of "
+      << page_get_max_insert_size_after_reorganize(page, 1) +
+             page_blink_get_hk(page).rec_size()
+      << " bytes, its index needs " << btr_blink_node_ptr_max_size(m_index)
+      << " (F1)";
+    fail(page_get_page_no(page), level, s.str());
+  }
+
+  /** HK1: a page has a high key if and only if it has a right sibling.
+  @param[in] page   the page, S-latched
+  @param[in] level  its level */
+  void check_high_key_iff_sibling(const page_t *page, ulint level) const {
+    const bool has_hk = hk_of(page) != nullptr;
+    if (has_hk != (mach_read_from_4(page + FIL_PAGE_NEXT) != FIL_NULL)) {
+      fail(page_get_page_no(page), level,
+           has_hk ? "has a high key but no right sibling (HK1)"
+                  : "has a right sibling but no high key (HK1)");
+    }
+  }
+
+  /** HK2, and the records in order: every record is above the one before
+  it and below the high key, at most equal to it on leaves.
+  @param[in] page   the page, S-latched
+  @param[in] rec    its first user record
+  @param[in] level  its level
+  @return its last user record */
+  const rec_t *check_records_below_high_key(const page_t *page,
+                                            const rec_t *rec, ulint level) {
+    const rec_t *hk = hk_of(page);
+    mem_heap_t *scratch = m_scratch.get();
+    const rec_t *prev = nullptr;
+    for (; !page_rec_is_supremum(rec); rec = page_rec_get_next_const(rec)) {
+      mem_heap_empty(scratch);
+      const dtuple_t *key = key_of(m_index, rec, level, scratch);
+      if (prev != nullptr && cmp_key(m_index, key, prev, scratch) <= 0) {
+        fail(page_get_page_no(page), level, "records out of order");
+      }
+      if (hk != nullptr) {
+        const int c = cmp_key(m_index, key, hk, scratch);
+        if (c > 0 || (c == 0 && level > 0)) {
+          fail(page_get_page_no(page), level,
+               "a record is above the high key (HK2)");
+        }
+      }
+      prev = rec;
+    }
+    return prev;
+  }
+
+  /** L1: a page's left link is the page before it on its level.
+  @param[in] page_no  the page
+  @param[in] level    its level
+  @param[in] prev     its left link
+  @param[in] left_no  the page before it on the level, FIL_NULL if none */
+  void check_left_link(page_no_t page_no, ulint level, page_no_t prev,
+                       page_no_t left_no) const {
+    if (prev != left_no) {
+      std::ostringstream s;
+      s << "left link is " << page_str(prev) << ", expected "
+        << page_str(left_no) << " (L1)";
+      fail(page_no, level, s.str());
+    }
+  }
+
+  /** HK4: a page's first record is above the last record of the page
+  before it on its level.  Does not empty m_scratch, which may hold
+  left_last.
+  @param[in] left_no    the page before it
+  @param[in] left_last  the key of that page's last user record, or
+                        nullptr if there is no page before it
+  @param[in] first      the page's first user record
+  @param[in] page_no    the page
+  @param[in] level      its level */
+  void check_siblings_in_order(page_no_t left_no, const dtuple_t *left_last,
+                               const rec_t *first, page_no_t page_no,
+                               ulint level) const {
+    if (left_last != nullptr &&
+        cmp_key(m_index, left_last, first, m_scratch.get()) >= 0) {
+      std::ostringstream s;
+      s << "first record is not above the last record of page " << left_no
+        << " (HK4)";
+      fail(page_no, level, s.str());
+    }
+  }
+
+  /** HK3, the lower end of a page's range: its first record is not below
+  its separator, or what stands for it.  Does not empty m_scratch, which
+  may hold low.
+  @param[in] low      the lower bound, or nullptr if there is none
+  @param[in] low_is   what the lower bound is, for the message
+  @param[in] first    the page's first user record
+  @param[in] page_no  the page
+  @param[in] level    its level */
+  void check_first_record_in_range(const dtuple_t *low,
+                                   const std::string &low_is,
+                                   const rec_t *first, page_no_t page_no,
+                                   ulint level) const {
+    if (low != nullptr && cmp_key(m_index, low, first, m_scratch.get()) > 0) {
+      fail(page_no, level, "first record is below " + low_is + " (HK3)");
+    }
+  }
+
+  dict_index_t *m_index;
+  const trx_t *m_trx;
+  /** the end of every message */
+  const char *m_suffix;
+  page_size_t m_page_size;
+  page_no_t m_root_no;
+  /** more pages than this on a level are a cycle (L1) */
+  page_no_t m_max_pages{FIL_NULL};
+  /** temporaries of one record */
+  Heap m_scratch{new_heap()};
+
+ private:
+  /** Set m_max_pages to the size of the tablespace; 0 means the size is
+  unknown. */
+  void read_max_pages() {
+    const page_no_t size = fil_space_get_size(m_index->space);
     m_max_pages = size == 0 ? FIL_NULL : size;
+  }
+};
+
+class Validator : private Page_checks {
+ public:
+  Validator(dict_index_t *index, const trx_t *trx)
+      : Page_checks(index, trx, "") {
     for (ulint i = 0; m_index->is_clustered() && i < m_index->n_fields; ++i) {
       m_extern = m_extern || DATA_BIG_COL(m_index->get_col(i));
     }
@@ -260,38 +535,25 @@ class Validator {
     std::vector<Node_ptr> ptrs;
   };
 
-  [[noreturn]] void fail(page_no_t page_no, ulint level,
-                         const std::string &what) const;
-
-  /** Throw Interrupted if the statement was killed. */
-  void check_interrupted() const {
-    if (m_trx != nullptr && trx_is_interrupted(m_trx)) {
-      throw Interrupted{};
-    }
-  }
-
-  /** Count a page of a level and fail if the level has more pages than the
-  tablespace (L1).
-  @param[in]     page_no  the page about to be visited
-  @param[in]     level    its level
-  @param[in,out] n_pages  pages of the level visited so far */
-  void count_page(page_no_t page_no, ulint level, page_no_t *n_pages) const {
-    if (++*n_pages > m_max_pages) {
-      fail(page_no, level, "cycle in the right links (L1)");
-    }
-  }
-
   /** S-latch a page of the index.
   @param[in]     page_no  page number
   @param[in,out] mtr      mini-transaction that holds the latch
   @return the page frame */
   const page_t *latch(page_no_t page_no, mtr_t *mtr);
 
-  /** Check the level below the parent level, walking both in lockstep.
+  /** R1: the root has no sibling.  Its high key and flag are not read: its
+  header bytes are its segment headers (H1).
+  @param[in] root   the root, S-latched
+  @param[in] level  its level
+  @param[in] mtr    the mini-transaction that holds its latch */
+  void check_root_plain(const page_t *root, ulint level, mtr_t *mtr) const;
+
+  /** Walk the level below the parent level, both in lockstep, checking
+  each page of it.
   @param[in] parent_no  the leftmost page of the parent level
   @param[in] level      the level below it
   @return the leftmost page of the level */
-  page_no_t check_level(page_no_t parent_no, ulint level);
+  page_no_t walk_level(page_no_t parent_no, ulint level);
 
   /** Copy the node pointers and the high key of a parent page into
   m_parent, emptying m_parent_heap first.
@@ -305,7 +567,7 @@ class Validator {
   @param[in] level    its level */
   page_no_t first_child(page_no_t page_no, ulint level);
 
-  /** Check the child of a downlink and, if it is the left half of an
+  /** Visit the child of a downlink and, if it is the left half of an
   incomplete split, the right halves that follow it without a downlink.
   @param[in]     e              what the parent says of the child
   @param[in]     next_expected  the child of the next downlink of the level
@@ -313,33 +575,46 @@ class Validator {
   @param[in]     level          the child's level
   @param[in,out] left           the previous page of the level
   @param[in,out] n_pages        pages of the level visited so far */
-  void check_downlink(const Expected &e, page_no_t next_expected, ulint level,
-                      Left *left, page_no_t *n_pages);
+  void walk_downlink(const Expected &e, page_no_t next_expected, ulint level,
+                     Left *left, page_no_t *n_pages);
 
-  /** Check one page, S-latched in its own mini-transaction.  If it is the
-  left half of an incomplete split, set *unlinked to what its right
-  sibling, which has no downlink, must be. */
-  void check_one(const Expected &e, page_no_t next_expected, ulint level,
-                 Left *left, std::optional<Expected> *unlinked);
+  /** Visit one page, S-latched in its own mini-transaction, and check it.
+  If it is the left half of an incomplete split, set *unlinked to what its
+  right sibling, which has no downlink, must be. */
+  void visit_page(const Expected &e, page_no_t next_expected, ulint level,
+                  Left *left, std::optional<Expected> *unlinked);
 
-  /** Check one page: what it is, its header, F1, then check_links() and
-  check_records(). */
-  void check_page(const page_t *page, const Expected &e,
-                  page_no_t next_expected, ulint level, Left *left,
-                  std::optional<Expected> *unlinked, mtr_t *mtr);
+  /** Check one page in its place in the tree: what it proves alone
+  (check_page_alone()), then against its left neighbour (L1, HK4) and the
+  level above (DL1, HK3).  Remember its last key in *left. */
+  void check_page_in_tree(const page_t *page, const Expected &e,
+                          page_no_t next_expected, ulint level, Left *left,
+                          std::optional<Expected> *unlinked, mtr_t *mtr);
 
-  /** Check the links and the high key of a page against its left
-  neighbour and the level above (L1, D1, HK1, HK3, and the incomplete-split
-  flag). */
-  void check_links(const page_t *page, const Expected &e,
-                   page_no_t next_expected, ulint level, const Left &left,
-                   std::optional<Expected> *unlinked, mtr_t *mtr);
+  /** DL1, with L1: the children of the level above, in order, are the
+  chain of this level, but for the right half of an incomplete split, which
+  follows its flagged left half and has no downlink.
+  @param[in] page           the page, S-latched
+  @param[in] next           its right link
+  @param[in] next_expected  the child of the next downlink of the level
+                            above (FIL_NULL after the last one)
+  @param[in] level          its level
+  @return whether the page is flagged as an incomplete split */
+  bool check_downlinks(const page_t *page, page_no_t next,
+                       page_no_t next_expected, ulint level) const;
 
-  /** Check the records of a page: emptiness, HK4 against the left
-  neighbour, the lower bound from the level above, order, HK2.  Remember
-  its last key in *left. */
-  void check_records(const page_t *page, const Expected &e, ulint level,
-                     Left *left);
+  /** HK3, the upper end of a page's range: its high key is the separator
+  of its right sibling in the level above; for the left half of an
+  incomplete split, whose right sibling has no separator yet, it is below
+  the separator that will bound the right sibling.
+  @param[in] page     the page, S-latched
+  @param[in] e        what the parent says of it
+  @param[in] next     its right link
+  @param[in] flagged  whether it is flagged as an incomplete split
+  @param[in] level    its level */
+  void check_high_key_is_separator(const page_t *page, const Expected &e,
+                                   page_no_t next, bool flagged,
+                                   ulint level) const;
 
   /** A1: the pages the walk reached are the pages the index's two file
   segments use, no more (a page allocated and not linked: leaked) and no
@@ -349,48 +624,21 @@ class Validator {
   the file comment): for a clustered index with a column that may be
   stored externally, the leaf segment must only hold at least the leaves.
   @param[in] height  the root's level */
-  void check_segments(ulint height);
+  void check_no_page_leaked(ulint height);
 
 #ifdef UNIV_DEBUG
-  /** MC1: record what a page looks like, or compare it with what was
-  recorded, as the DBUG keywords blink_validate_record_clocks and
+  /** MC1: record what a page looks like, or check that its high key, flags
+  and right link did not change since it was recorded without a change of
+  its modify clock, as the DBUG keywords blink_validate_record_clocks and
   blink_validate_check_clocks ask. */
-  void observe_clock(const buf_block_t *block) const;
+  void check_modify_clock(const buf_block_t *block) const;
 #endif /* UNIV_DEBUG */
 
-  /** Frees a memory heap. */
-  struct Heap_free {
-    void operator()(mem_heap_t *heap) const { mem_heap_free(heap); }
-  };
-  using Heap = std::unique_ptr<mem_heap_t, Heap_free>;
-
-  static Heap new_heap() {
-    return Heap(mem_heap_create(1024, UT_LOCATION_HERE));
-  }
-
-  /** The high key of a page, or nullptr.  H1: a root's header bytes are
-  its segment headers, never a B-link header (R1 holds by definition). */
-  const rec_t *hk_of(const page_t *page) const {
-    return page_get_page_no(page) == m_root_no ? nullptr
-                                               : page_blink_get_hk_rec(page);
-  }
-  /** The B-link flags of a page (0 on the root, H1). */
-  uint16_t flags_of(const page_t *page) const {
-    return page_get_page_no(page) == m_root_no ? 0
-                                               : page_blink_get_flags(page);
-  }
-
-  dict_index_t *m_index;
-  const trx_t *m_trx;
-  page_size_t m_page_size;
-  page_no_t m_root_no;
   /** pages checked on the leaf level and on the levels above it */
   ulint m_leaf_pages{0};
   ulint m_upper_pages{0};
   /** whether the index has a column that may be stored externally */
   bool m_extern{false};
-  /** more pages than this on a level are a cycle (L1) */
-  page_no_t m_max_pages;
   /** the parent page being walked */
   Parent m_parent;
   /** the keys of m_parent: one page's worth */
@@ -403,70 +651,11 @@ class Validator {
   Heap m_next_bound_heap{new_heap()};
   /** the key of Left::last */
   Heap m_left_heap{new_heap()};
-  /** temporaries of one record */
-  Heap m_scratch{new_heap()};
 #ifdef UNIV_DEBUG
   bool m_record_clocks{false};
   bool m_check_clocks{false};
 #endif /* UNIV_DEBUG */
 };
-
-void Validator::fail(page_no_t page_no, ulint level,
-                     const std::string &what) const {
-  std::ostringstream s;
-  s << "B-link index " << m_index->name() << " of table "
-    << m_index->table->name << ": page " << page_no << " (level " << level
-    << "): " << what;
-  throw Violation{s.str()};
-}
-
-/** Key of a record (leaf or node pointer, or a high key) as a tuple that
-owns its data: the fields a node pointer built from it would carry. */
-const dtuple_t *key_of(const dict_index_t *index, const rec_t *rec,
-                       ulint level, mem_heap_t *heap) {
-  return dict_index_build_node_ptr(index, rec, 0, heap, level);
-}
-
-/** Compare a key with a record: <0, 0, >0 as cmp_dtuple_rec(). */
-int cmp_key(const dict_index_t *index, const dtuple_t *key, const rec_t *rec,
-            mem_heap_t *heap) {
-  ulint offsets_[REC_OFFS_NORMAL_SIZE];
-  rec_offs_init(offsets_);
-  const ulint *offsets = rec_get_offsets(rec, index, offsets_, ULINT_UNDEFINED,
-                                         UT_LOCATION_HERE, &heap);
-  return cmp_dtuple_rec(key, rec, index, offsets);
-}
-
-/** Records in order and HK2 (every record below the high key, at most equal
-on leaves), from rec, the page's first user record, to the supremum.
-@param[in]  index    the index
-@param[in]  rec      first user record of a page
-@param[in]  level    the page's level
-@param[in]  hk       its high key, or nullptr
-@param[in]  scratch  heap for one record's temporaries, emptied per record
-@param[out] last     the page's last user record
-@return the violation, or nullptr */
-const char *order_violation(const dict_index_t *index, const rec_t *rec,
-                            ulint level, const rec_t *hk, mem_heap_t *scratch,
-                            const rec_t **last) {
-  const rec_t *prev = nullptr;
-  for (; !page_rec_is_supremum(rec); rec = page_rec_get_next_const(rec)) {
-    mem_heap_empty(scratch);
-    const dtuple_t *key = key_of(index, rec, level, scratch);
-    if (prev != nullptr && cmp_key(index, key, prev, scratch) <= 0) {
-      return "records out of order";
-    }
-    if (hk != nullptr) {
-      const int c = cmp_key(index, key, hk, scratch);
-      if (c > 0 || (c == 0 && level > 0)) {
-        return "a record is above the high key (HK2)";
-      }
-    }
-    prev = rec;
-  }
-  *last = prev;
-  return nullptr;
-}
 
 void Validator::run() {
 #ifdef UNIV_DEBUG
@@ -481,25 +670,39 @@ void Validator::run() {
   ulint height;
   {
     Scoped_mtr mtr;
-    height = btr_page_get_level(latch(m_root_no, mtr.get()));
+    const page_t *root = latch(m_root_no, mtr.get());
+    height = btr_page_get_level(root);
+    check_root_plain(root, height, mtr.get());
   }
 
-  /* The root alone: R1, and no siblings (the level above it is empty, so
-  both its links must be FIL_NULL, L1). */
+  /* The root alone: the level above it is empty, so it has no left
+  neighbour and no next downlink. */
   Left left;
   std::optional<Expected> unlinked;
-  check_one(Expected{m_root_no, nullptr, nullptr}, FIL_NULL, height, &left,
-            &unlinked);
+  visit_page(Expected{m_root_no, nullptr, nullptr}, FIL_NULL, height, &left,
+             &unlinked);
   ut_ad(!unlinked.has_value());
 
   page_no_t leftmost = m_root_no;
   for (ulint level = height; level > 0; --level) {
-    leftmost = check_level(leftmost, level - 1);
+    leftmost = walk_level(leftmost, level - 1);
   }
-  check_segments(height);
+  check_no_page_leaked(height);
 }
 
-void Validator::check_segments(ulint height) {
+void Validator::check_root_plain(const page_t *root, ulint level,
+                                 mtr_t *mtr) const {
+  if (btr_page_get_prev(root, mtr) != FIL_NULL ||
+      btr_page_get_next(root, mtr) != FIL_NULL) {
+    std::ostringstream s;
+    s << "the root has a sibling: left link "
+      << page_str(btr_page_get_prev(root, mtr)) << ", right link "
+      << page_str(btr_page_get_next(root, mtr)) << " (R1)";
+    fail(m_root_no, level, s.str());
+  }
+}
+
+void Validator::check_no_page_leaked(ulint height) {
   /* The root is in the non-leaf segment even when it is the only leaf. */
   const ulint upper = m_upper_pages + (height == 0 ? 1 : 0);
   /* RV1: the leaf segment also holds the unused pages of the reserve. */
@@ -534,11 +737,11 @@ const page_t *Validator::latch(page_no_t page_no, mtr_t *mtr) {
   buf_block_t *block =
       btr_block_get(page_id_t(m_index->space, page_no), m_page_size,
                     RW_S_LATCH, UT_LOCATION_HERE, m_index, mtr);
-  ut_d(observe_clock(block));
+  ut_d(check_modify_clock(block));
   return buf_block_get_frame(block);
 }
 
-page_no_t Validator::check_level(page_no_t parent_no, ulint level) {
+page_no_t Validator::walk_level(page_no_t parent_no, ulint level) {
   const ulint parent_level = level + 1;
   Left left;
   page_no_t leftmost = FIL_NULL;
@@ -550,11 +753,11 @@ page_no_t Validator::check_level(page_no_t parent_no, ulint level) {
   index lock: its chain of right links ends, its pages are not empty. */
   while (parent_no != FIL_NULL) {
     check_interrupted();
-    count_page(parent_no, parent_level, &n_parents);
+    check_level_chain_ends(parent_no, parent_level, &n_parents);
     load_parent(parent_no, parent_level);
 
     /* The last child of this parent is followed by the first child of the
-    next parent (D1 holds across parents). */
+    next parent (DL1 holds across parents). */
     const page_no_t after_last =
         m_parent.next == FIL_NULL ? FIL_NULL
                                   : first_child(m_parent.next, parent_level);
@@ -570,8 +773,8 @@ page_no_t Validator::check_level(page_no_t parent_no, ulint level) {
       last child's where its parent's ends. */
       const Expected e{ptr.child, ptr.min_rec ? nullptr : ptr.key,
                        last ? m_parent.high : m_parent.ptrs[i + 1].key};
-      check_downlink(e, last ? after_last : m_parent.ptrs[i + 1].child, level,
-                     &left, &n_pages);
+      walk_downlink(e, last ? after_last : m_parent.ptrs[i + 1].child, level,
+                    &left, &n_pages);
     }
     parent_no = m_parent.next;
   }
@@ -620,14 +823,14 @@ page_no_t Validator::first_child(page_no_t page_no, ulint level) {
   return btr_node_ptr_get_child_page_no(rec, offsets.compute(rec, m_index));
 }
 
-void Validator::check_downlink(const Expected &e, page_no_t next_expected,
-                               ulint level, Left *left, page_no_t *n_pages) {
+void Validator::walk_downlink(const Expected &e, page_no_t next_expected,
+                              ulint level, Left *left, page_no_t *n_pages) {
   std::optional<Expected> page = e;
   do {
     check_interrupted();
-    count_page(page->page_no, level, n_pages);
+    check_level_chain_ends(page->page_no, level, n_pages);
     std::optional<Expected> unlinked;
-    check_one(*page, next_expected, level, left, &unlinked);
+    visit_page(*page, next_expected, level, left, &unlinked);
     /* The right half of an incomplete split has no downlink: it comes
     between this downlink and the next one, which it must link to, as the
     flagged page would have. */
@@ -635,191 +838,142 @@ void Validator::check_downlink(const Expected &e, page_no_t next_expected,
   } while (page.has_value());
 }
 
-void Validator::check_one(const Expected &e, page_no_t next_expected,
-                          ulint level, Left *left,
-                          std::optional<Expected> *unlinked) {
+void Validator::visit_page(const Expected &e, page_no_t next_expected,
+                           ulint level, Left *left,
+                           std::optional<Expected> *unlinked) {
   {
     Scoped_mtr mtr;
     const page_t *page = latch(e.page_no, mtr.get());
-    check_page(page, e, next_expected, level, left, unlinked, mtr.get());
+    check_page_in_tree(page, e, next_expected, level, left, unlinked,
+                       mtr.get());
   }
   /* e.low may be in m_bound_heap, which we no longer need; the lower bound
   of the next page, if any, is in m_next_bound_heap. */
   std::swap(m_bound_heap, m_next_bound_heap);
   mem_heap_empty(m_next_bound_heap.get());
-
 }
 
-void Validator::check_page(const page_t *page, const Expected &e,
-                           page_no_t next_expected, ulint level, Left *left,
-                           std::optional<Expected> *unlinked, mtr_t *mtr) {
+void Validator::check_page_in_tree(const page_t *page, const Expected &e,
+                                   page_no_t next_expected, ulint level,
+                                   Left *left,
+                                   std::optional<Expected> *unlinked,
+                                   mtr_t *mtr) {
   const page_no_t page_no = e.page_no;
-  const bool is_root = page_no == m_root_no;
-  std::ostringstream s;
-
-  if (!page_is_comp(page) || fil_page_get_type(page) != FIL_PAGE_INDEX ||
-      btr_page_get_index_id(page) != m_index->id) {
-    fail(page_no, level, "not an index page of this index");
-  }
-  if (btr_page_get_level(page) != level) {
-    s << "has level " << btr_page_get_level(page) << ", its parent says "
-      << level;
-    fail(page_no, level, s.str());
-  }
-
-  ulint hk_size;
-  if (!page_blink_validate_hk(page, m_index, &hk_size)) {
-    fail(page_no, level, "inconsistent B-link header (see the error log)");
-  }
-  /* F1: room for the longest high key of the index, the current high key
-  counting as part of it.  The root never has a high key (R1). */
-  if (!is_root && !btr_blink_page_room_ok(m_index, page)) {
-    s << "has room for a high key of "
-      << page_get_max_insert_size_after_reorganize(page, 1) +
-             page_blink_get_hk(page).rec_size()
-      << " bytes, its index needs " << btr_blink_node_ptr_max_size(m_index)
-      << " (F1)";
-    fail(page_no, level, s.str());
-  }
-  check_links(page, e, next_expected, level, *left, unlinked, mtr);
-  check_records(page, e, level, left);
-  left->page_no = page_no;
-  ++(level == 0 ? m_leaf_pages : m_upper_pages);
-}
-
-void Validator::check_links(const page_t *page, const Expected &e,
-                            page_no_t next_expected, ulint level,
-                            const Left &left,
-                            std::optional<Expected> *unlinked, mtr_t *mtr) {
-  const page_no_t page_no = e.page_no;
-  const page_no_t prev = btr_page_get_prev(page, mtr);
-  const page_no_t next = btr_page_get_next(page, mtr);
-  const rec_t *hk = hk_of(page);
-  mem_heap_t *scratch = m_scratch.get();
-  std::ostringstream s;
+  const Records recs = check_page_alone(page, level);
 
   /* Links and high keys are frozen under our X (see the file comment),
   so these checks against the left neighbour and the level above, which
   were read in other mini-transactions, are exact. */
-  if (prev != left.page_no) {
-    s << "left link is " << prev << ", expected " << left.page_no << " (L1)";
-    fail(page_no, level, s.str());
-  }
-  if ((hk != nullptr) != (next != FIL_NULL)) {
-    fail(page_no, level,
-         hk != nullptr ? "has a high key but no right sibling (HK1)"
-                       : "has a right sibling but no high key (HK1)");
+  check_left_link(page_no, level, btr_page_get_prev(page, mtr),
+                  left->page_no);
+  const page_no_t next = btr_page_get_next(page, mtr);
+  const bool flagged = check_downlinks(page, next, next_expected, level);
+  check_high_key_is_separator(page, e, next, flagged, level);
+  if (flagged) {
+    /* The right sibling holds the keys from this page's high key up to
+    where this page's range used to end. */
+    *unlinked = Expected{
+        next, key_of(m_index, hk_of(page), 1, m_next_bound_heap.get()),
+        e.high};
   }
 
-  mem_heap_empty(scratch);
+  if (recs.first != nullptr) {
+    /* HK4: the first record against the last one of the left neighbour.
+
+    On non-leaf levels both pages are frozen: exact.  On the leaf level,
+    left->last was copied when the left page was visited, in an earlier
+    mini-transaction, and leaf records may have changed since, so we
+    compare a possibly stale last key of the left page with the current
+    first record of this one.  That gives no false positive.  The stale key
+    was <= the left page's high key when it was copied (HK2, checked then
+    under the left page's latch); that high key is the separator of this
+    page, e.low (HK3, checked on the left page, and stable: high keys and
+    node pointers only change in structure changes, which our X excludes);
+    and this page's first record is, now, not below e.low (checked below,
+    under this page's latch).  For the right half of an incomplete split
+    e.low is the flagged left page's high key itself.  For the first child
+    of a parent, the left page's high key is its parent's high key (HK3),
+    which is the separator of this page's parent (HK3 one level up), which
+    is not above that parent's first node pointer, e.low (checked on the
+    parent level): <= instead of =, which is all we need.  So stale last
+    <= e.low <= current first, and a report means that all three are
+    equal: the left page held a key equal to its own high key, outside its
+    range [separator, high key) since keys are unique in the tree
+    (README.blink.md, HK2), a corruption too.  (If the current first record
+    is below e.low, the index is corrupt anyway; this check, made before
+    the one against e.low, may then report it as HK4.)
+
+    It may miss a violation that appears after the left page was visited
+    (a record at or above its high key inserted into the left page, say):
+    the left page is not looked at again.  amcheck's bt_index_check, which
+    runs concurrently with writers, has the same property. */
+    mem_heap_empty(m_scratch.get());
+    check_siblings_in_order(left->page_no, left->last, recs.first, page_no,
+                            level);
+    check_first_record_in_range(e.low, "its node pointer",
+                                recs.first, page_no, level);
+    mem_heap_empty(m_left_heap.get());
+    left->last = key_of(m_index, recs.last, level, m_left_heap.get());
+  }
+  left->page_no = page_no;
+  ++(level == 0 ? m_leaf_pages : m_upper_pages);
+}
+
+bool Validator::check_downlinks(const page_t *page, page_no_t next,
+                                page_no_t next_expected, ulint level) const {
+  const page_no_t page_no = page_get_page_no(page);
+  std::ostringstream s;
   if (flags_of(page) & PAGE_BLINK_INCOMPLETE_SPLIT) {
     /* The strict form, for tests that have finished every split (FS4). */
     if (DBUG_EVALUATE_IF("blink_validate_strict", true, false)) {
       fail(page_no, level, "is flagged as an incomplete split (strict form)");
     }
-    /* D1's exception: the right sibling is the right half of a split whose
-    downlink the level above does not have yet.  It holds the keys from
-    this page's high key up to where this page's range used to end. */
+    /* DL1's exception: the right sibling is the right half of a split
+    whose downlink the level above does not have yet. */
     if (next == FIL_NULL || next == next_expected) {
       s << "is flagged as an incomplete split, but its right sibling "
-        << (next == FIL_NULL ? "does not exist" : "has a downlink");
+        << (next == FIL_NULL ? "does not exist" : "has a downlink")
+        << " (DL1)";
       fail(page_no, level, s.str());
     }
+    return true;
+  }
+  if (next != next_expected) {
+    s << "right link is " << page_str(next)
+      << ", but the next downlink of the level above is "
+      << page_str(next_expected)
+      << " (L1, DL1: a page without downlink, or downlinks out of order)";
+    fail(page_no, level, s.str());
+  }
+  return false;
+}
+
+void Validator::check_high_key_is_separator(const page_t *page,
+                                            const Expected &e, page_no_t next,
+                                            bool flagged, ulint level) const {
+  const rec_t *hk = hk_of(page);
+  mem_heap_t *scratch = m_scratch.get();
+  mem_heap_empty(scratch);
+  if (flagged) {
+    /* HK1 was checked: a flagged page has a right sibling, so a high key. */
     if (e.high != nullptr && cmp_key(m_index, e.high, hk, scratch) <= 0) {
-      fail(page_no, level,
+      fail(page_get_page_no(page), level,
            "high key of an incomplete split is not below the separator of "
            "the level above (HK3)");
     }
-    *unlinked =
-        Expected{next, key_of(m_index, hk, 1, m_next_bound_heap.get()), e.high};
     return;
-  }
-
-  /* L1 and D1: the children of the level above, in order, are the sibling
-  chain of this level. */
-  if (next != next_expected) {
-    s << "right link is " << next << ", but the next downlink of the level "
-      << "above is " << next_expected
-      << " (L1, D1: a page without downlink, or downlinks out of order)";
-    fail(page_no, level, s.str());
   }
   if (hk != nullptr &&
       (e.high == nullptr || cmp_key(m_index, e.high, hk, scratch) != 0)) {
+    std::ostringstream s;
     s << "high key differs from the separator of page " << next
       << " in the level above (HK3)";
-    fail(page_no, level, s.str());
+    fail(page_get_page_no(page), level, s.str());
   }
-}
-
-void Validator::check_records(const page_t *page, const Expected &e,
-                              ulint level, Left *left) {
-  const page_no_t page_no = e.page_no;
-  const rec_t *hk = hk_of(page);
-  const rec_t *rec = page_rec_get_next_const(page_get_infimum_rec(page));
-  mem_heap_t *scratch = m_scratch.get();
-
-  if (page_rec_is_supremum(rec)) {
-    /* Only a root leaf may be empty: other pages are discarded when their
-    last record goes, under X (see the file comment), so a leaf cannot
-    become empty during the walk either. */
-    if (level > 0 || page_no != m_root_no) {
-      fail(page_no, level, "has no records");
-    }
-    return;
-  }
-
-  /* HK4: the first record against the last one of the left neighbour.
-
-  On non-leaf levels both pages are frozen: exact.  On the leaf level,
-  left->last was copied when the left page was visited, in an earlier
-  mini-transaction, and leaf records may have changed since, so we compare
-  a possibly stale last key of the left page with the current first record
-  of this one.  That gives no false positive.  The stale key was <= the
-  left page's high key when it was copied (HK2, checked then under the
-  left page's latch); that high key is the separator of this page, e.low
-  (HK3, checked on the left page, and stable: high keys and node pointers
-  only change in structure changes, which our X excludes); and this
-  page's first record is, now, not below e.low (checked below, under this
-  page's latch).  For the right half of an incomplete split e.low is the
-  flagged left page's high key itself.  For the first child of a parent,
-  the left page's high key is its parent's high key (HK3), which is the
-  separator of this page's parent (HK3 one level up), which is not above
-  that parent's first node pointer, e.low (checked on the parent level):
-  <= instead of =, which is all we need.  So stale last <= e.low <= current
-  first, and a report means that all three are equal: the left page held
-  a key equal to its own high key, outside its range [separator, high key)
-  since keys are unique in the tree (README.blink.md, HK2), a corruption
-  too.  (If the current first record is below e.low, the index is corrupt
-  anyway; this check, made before the one against e.low, may then report
-  it as HK4.)
-
-  It may miss a violation that appears after the left page was visited (a
-  record at or above its high key inserted into the left page, say): the
-  left page is not looked at again.  amcheck's bt_index_check, which runs
-  concurrently with writers, has the same property. */
-  mem_heap_empty(scratch);
-  if (left->last != nullptr &&
-      cmp_key(m_index, left->last, rec, scratch) >= 0) {
-    std::ostringstream s;
-    s << "first record is not above the last record of page "
-      << left->page_no << " (HK4)";
-    fail(page_no, level, s.str());
-  }
-  if (e.low != nullptr && cmp_key(m_index, e.low, rec, scratch) > 0) {
-    fail(page_no, level, "first record is below its node pointer (HK3)");
-  }
-
-  const rec_t *last;
-  if (const char *v =
-          order_violation(m_index, rec, level, hk, scratch, &last)) {
-    fail(page_no, level, v);
-  }
-  mem_heap_empty(m_left_heap.get());
-  left->last = key_of(m_index, last, level, m_left_heap.get());
 }
 
 #ifdef UNIV_DEBUG
-void Validator::observe_clock(const buf_block_t *block) const {
+void Validator::check_modify_clock(const buf_block_t *block) const {
   if (!m_record_clocks && !m_check_clocks) {
     return;
   }
@@ -872,24 +1026,19 @@ void Validator::observe_clock(const buf_block_t *block) const {
 bt_index_check.  Splits run while it walks: the index lock in S lets them
 and keeps merges out (G0), so no page it reaches is freed, but levels grow
 to the right and high keys and links change as it goes.  It checks only
-what a page proves alone (HK1, HK2, F1, its header and its records' order)
-and what a page and its right sibling prove when both are latched, the
-page first (LO2): the sibling's left link (L1), the page's last record
-below the sibling's first (HK4), and the page's high key not above the
-sibling's first record (HK3 without the parent).  Each level is reached
-from the root by first node pointers, latch-coupled top-down, and walked
-along its right links, latch-coupled left to right; a root raise meanwhile
-only adds a level above the ones walked. */
-class Online_validator {
+what a page proves alone (check_page_alone(): HK1, HK2, F1, its header,
+its level and its records' order) and what a page and its right sibling
+prove when both are latched, the page first (LO2): the sibling's left link
+(L1), the page's last record below the sibling's first (HK4), and the
+page's high key not above the sibling's first record (HK3 without the
+parent).  Each level is reached from the root by first node pointers,
+latch-coupled top-down, and walked along its right links, latch-coupled
+left to right; a root raise meanwhile only adds a level above the ones
+walked. */
+class Online_validator : private Page_checks {
  public:
   Online_validator(dict_index_t *index, const trx_t *trx)
-      : m_index(index),
-        m_trx(trx),
-        m_page_size(dict_table_page_size(index->table)),
-        m_root_no(dict_index_get_page(index)) {
-    const page_no_t size = fil_space_get_size(index->space);
-    m_max_pages = size == 0 ? FIL_NULL : size;
-  }
+      : Page_checks(index, trx, " (online check)") {}
 
   /** Walk every level.  Throws Violation or Interrupted. */
   void run() {
@@ -913,24 +1062,10 @@ class Online_validator {
  private:
   using Mtr = std::unique_ptr<Scoped_mtr>;
 
-  [[noreturn]] void fail(page_no_t page_no, ulint level,
-                         const std::string &what) const {
-    std::ostringstream s;
-    s << "B-link index " << m_index->name() << " of table "
-      << m_index->table->name << ": page " << page_no << " (level " << level
-      << "): " << what << " (online check)";
-    throw Violation{s.str()};
-  }
-
   const page_t *latch(page_no_t page_no, mtr_t *mtr) const {
     return buf_block_get_frame(btr_block_get(
         page_id_t(m_index->space, page_no), m_page_size, RW_S_LATCH,
         UT_LOCATION_HERE, m_index, mtr));
-  }
-
-  const rec_t *hk_of(const page_t *page) const {
-    return page_get_page_no(page) == m_root_no ? nullptr
-                                               : page_blink_get_hk_rec(page);
   }
 
   /** The leftmost page of a level, S-latched in the returned
@@ -956,112 +1091,63 @@ class Online_validator {
     return mtr;
   }
 
+  /** Walk one level from its leftmost page along its right links, each
+  page checked alone and with its left neighbour. */
   void walk_level(ulint level) {
     const page_t *page;
     Mtr mtr = leftmost(level, &page);
-    if (btr_page_get_prev(page, mtr->get()) != FIL_NULL) {
-      fail(page_get_page_no(page), level,
-           "the first page of the level has a left link (L1)");
-    }
-    check_page(page, level);
+    check_left_link(page_get_page_no(page), level,
+                    btr_page_get_prev(page, mtr->get()), FIL_NULL);
+    Records recs = check_page_alone(page, level);
     page_no_t n_pages = 1;
     for (page_no_t next = btr_page_get_next(page, mtr->get());
          next != FIL_NULL;) {
-      if (m_trx != nullptr && trx_is_interrupted(m_trx)) {
-        throw Interrupted{};
-      }
-      /* Splits may grow the file meanwhile: read its size again before
-      calling a long level a cycle. */
-      if (++n_pages > m_max_pages &&
-          n_pages > (m_max_pages = fil_space_get_size(m_index->space))) {
-        fail(next, level, "cycle in the right links (L1)");
-      }
+      check_interrupted();
+      check_level_chain_ends(next, level, &n_pages);
       Mtr right_mtr = std::make_unique<Scoped_mtr>();
       const page_t *right = latch(next, right_mtr->get());
-      check_page(right, level);
-      check_neighbours(page, right, level, right_mtr->get());
+      const Records right_recs = check_page_alone(right, level);
+      check_with_left_sibling(page, recs, right, right_recs, level,
+                              right_mtr->get());
       mtr = std::move(right_mtr);
       page = right;
+      recs = right_recs;
       next = btr_page_get_next(page, mtr->get());
     }
   }
 
-  /** What one latched page proves alone. */
-  void check_page(const page_t *page, ulint level) {
+  /** What a page and its right sibling prove, both latched: L1, HK4, and
+  HK3 without the parent (the left page's high key is the right page's
+  separator, so the right page's records are not below it).
+  @param[in] page        the left page
+  @param[in] recs        its records, as check_page_alone() found them
+  @param[in] right       its right sibling
+  @param[in] right_recs  the right sibling's records
+  @param[in] level       their level
+  @param[in] mtr         the mini-transaction that latches right */
+  void check_with_left_sibling(const page_t *page, const Records &recs,
+                               const page_t *right, const Records &right_recs,
+                               ulint level, mtr_t *mtr) {
     const page_no_t page_no = page_get_page_no(page);
-    const bool is_root = page_no == m_root_no;
-    if (!page_is_comp(page) || fil_page_get_type(page) != FIL_PAGE_INDEX ||
-        btr_page_get_index_id(page) != m_index->id ||
-        btr_page_get_level(page) != level) {
-      fail(page_no, level, "not an index page of this index and level");
-    }
-    ulint hk_size;
-    if (!page_blink_validate_hk(page, m_index, &hk_size)) {
-      fail(page_no, level, "inconsistent B-link header (see the error log)");
-    }
-    if (!is_root && !btr_blink_page_room_ok(m_index, page)) {
-      fail(page_no, level, "no room for the longest high key (F1)");
-    }
-    const rec_t *hk = hk_of(page);
-    const bool has_next = mach_read_from_4(page + FIL_PAGE_NEXT) != FIL_NULL;
-    if ((hk != nullptr) != has_next) {
-      fail(page_no, level,
-           hk != nullptr ? "has a high key but no right sibling (HK1)"
-                         : "has a right sibling but no high key (HK1)");
-    }
-    const rec_t *rec = page_rec_get_next_const(page_get_infimum_rec(page));
-    if (page_rec_is_supremum(rec)) {
-      if (level > 0 || !is_root) {
-        fail(page_no, level, "has no records");
-      }
+    const page_no_t right_no = page_get_page_no(right);
+    check_left_link(right_no, level, btr_page_get_prev(right, mtr), page_no);
+    /* Only a root leaf is empty, and only a corrupt root has a sibling
+    (R1): nothing to compare then. */
+    if (recs.last == nullptr || right_recs.first == nullptr) {
       return;
     }
-    const rec_t *last;
-    if (const char *v = order_violation(m_index, rec, level, hk,
-                                        m_scratch.get(), &last)) {
-      fail(page_no, level, v);
-    }
-  }
-
-  /** What a page and its right sibling prove, both latched. */
-  void check_neighbours(const page_t *page, const page_t *right, ulint level,
-                        mtr_t *mtr) {
-    const page_no_t right_no = page_get_page_no(right);
-    if (btr_page_get_prev(right, mtr) != page_get_page_no(page)) {
-      std::ostringstream s;
-      s << "left link is " << btr_page_get_prev(right, mtr) << ", expected "
-        << page_get_page_no(page) << " (L1)";
-      fail(right_no, level, s.str());
-    }
-    const rec_t *first = page_rec_get_next_const(page_get_infimum_rec(right));
-    const rec_t *last = page_rec_get_prev_const(page_get_supremum_rec(page));
     mem_heap_t *scratch = m_scratch.get();
     mem_heap_empty(scratch);
-    if (cmp_key(m_index, key_of(m_index, last, level, scratch), first,
-                scratch) >= 0) {
-      fail(right_no, level,
-           "first record is not above the last record of its left sibling "
-           "(HK4)");
-    }
-    if (cmp_key(m_index, key_of(m_index, hk_of(page), 1, scratch), first,
-                scratch) > 0) {
-      fail(right_no, level,
-           "first record is below the high key of its left sibling (HK3)");
-    }
+    check_siblings_in_order(page_no, key_of(m_index, recs.last, level, scratch),
+                            right_recs.first, right_no, level);
+    /* HK1 was checked on page: it has a right sibling, so a high key, but
+    for a corrupt root (H1). */
+    const rec_t *hk = hk_of(page);
+    check_first_record_in_range(
+        hk == nullptr ? nullptr : key_of(m_index, hk, 1, scratch),
+        "the high key of page " + std::to_string(page_no), right_recs.first,
+        right_no, level);
   }
-
-  /** Frees a memory heap. */
-  struct Heap_free {
-    void operator()(mem_heap_t *heap) const { mem_heap_free(heap); }
-  };
-
-  dict_index_t *m_index;
-  const trx_t *m_trx;
-  page_size_t m_page_size;
-  page_no_t m_root_no;
-  page_no_t m_max_pages;
-  std::unique_ptr<mem_heap_t, Heap_free> m_scratch{
-      mem_heap_create(1024, UT_LOCATION_HERE)};
 };
 
 }  // namespace
