@@ -29,13 +29,13 @@ the directory tells which pages are still unused. */
 #include <vector>
 
 #include "btr0blink.h"
+#include "btr0blink_finish.h"
 #include "btr0btr.h"
 #include "btr0cur.h"
 #include "buf0buf.h"
 #include "dict0dict.h"
 #include "fil0fil.h"
 #include "fsp0fsp.h"
-#include "log0buf.h"
 #include "mach0data.h"
 #include "mtr0log.h"
 #include "mtr0mtr.h"
@@ -188,14 +188,6 @@ bool pop_locked(Space_reserve &reserve, space_id_t space, uint64_t segment) {
   btr_blink_reserve_stats.pages_taken.fetch_add(1, std::memory_order_relaxed);
   return true;
 }
-
-#ifndef NDEBUG
-/** Crash points of the reserve (blink_reserve_crash.test). */
-void crash_now() {
-  log_buffer_flush_to_disk();
-  DBUG_SUICIDE();
-}
-#endif /* !NDEBUG */
 
 /** @return whether a page carries a magic */
 bool has_magic(const page_t *page, uint32_t magic) {
@@ -532,9 +524,9 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
     entries.push_back({segment, page_no});
   }
   write_directory(dir_block, entries, &mtr);
-  DBUG_EXECUTE_IF("blink_crash_in_refill", crash_now(););
+  DBUG_EXECUTE_IF("blink_crash_in_refill", blink_finish::crash_now(););
   mtr.commit();
-  DBUG_EXECUTE_IF("blink_crash_after_refill", crash_now(););
+  DBUG_EXECUTE_IF("blink_crash_after_refill", blink_finish::crash_now(););
 
   /* RV1: no more than the target. */
   ut_ad(fresh.size() <= want && have + fresh.size() <= target);
@@ -657,7 +649,7 @@ buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr) {
                                 MLOG_INIT_FILE_PAGE2, mtr);
   /* The split's mini-transaction, which formats the page, is lost: the
   page stays listed and unused (RV3). */
-  DBUG_EXECUTE_IF("blink_crash_reserve_taken", crash_now(););
+  DBUG_EXECUTE_IF("blink_crash_reserve_taken", blink_finish::crash_now(););
   return block;
 }
 
@@ -673,7 +665,7 @@ const dict_index_t *btr_blink_reserve_after_commit() {
   ut_ad(t_taken.mtr == nullptr || !t_taken.mtr->is_active());
   ut_d(t_taken.mtr = nullptr);
   DBUG_EXECUTE_IF("blink_crash_after_reserved_split",
-                  if (!t_taken.used.empty()) crash_now(););
+                  if (!t_taken.used.empty()) blink_finish::crash_now(););
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
     Space_reserve &reserve = reserves[t_taken.space];

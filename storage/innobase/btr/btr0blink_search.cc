@@ -17,8 +17,8 @@ for more details.
 The descent of a B-link index to its leaf level without latch coupling:
 one page latched at a time on the way down, move-right by the high key,
 move-left for the searches that latch the left neighbour too, and the
-descents to the first and last leaf.  The rules (G0, D1..D8) are in
-btr/README.blink.md, "Descent with move-right". */
+descents to the first and last leaf.  The rules are in btr/README.blink.md:
+D1..D8 under "Descent with move-right", G0 under "Merges and discards". */
 
 #include "btr0blink.h"
 

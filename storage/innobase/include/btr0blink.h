@@ -175,9 +175,15 @@ bool btr_blink_import_validate(dict_index_t *index);
 /** @return number of B-link indexes in the dictionary cache */
 uint64_t btr_blink_n_cached_indexes();
 
-/** Split a page of a B-link index and insert a tuple, under today's
-locking (SX or X on index->lock), in one mini-transaction (S1..S3).
-Same contract as btr_page_split_and_insert(), which calls it. */
+/** Split a page of a B-link index and insert a tuple (S1..S3).  In a
+leveled split (btr_blink_split_leveled(): the leaf split of a row insert
+under index->lock in S, SP1, or a parent split while a split is published,
+SP3) only this page is split in this mini-transaction: the page is flagged
+and its right half linked into its level without node pointer (IS1); the
+level above is published later, in a mini-transaction of its own.  On an
+exclusive path (index->lock in X, X1) the node pointer goes into the parent
+in the same mini-transaction, as in stock.  Same contract as
+btr_page_split_and_insert(), which calls it. */
 rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
                                        ulint **offsets, mem_heap_t **heap,
                                        const dtuple_t *tuple, mtr_t *mtr);
@@ -188,6 +194,14 @@ for the B-link split. */
 void btr_attach_half_pages(uint32_t flags, dict_index_t *index,
                            buf_block_t *block, const rec_t *split_rec,
                            buf_block_t *new_block, ulint direction,
+                           mtr_t *mtr);
+
+/** Defined in btr0btr.cc, static there upstream: unlinks a page from its
+level, its neighbours X-latched in mtr; for a B-link index it moves the
+modify clock of the left neighbour, whose right link changes (MC1).
+Declared here for the leaves freed beside an unfinished split (X4, X5). */
+void btr_level_list_remove(space_id_t space, const page_size_t &page_size,
+                           page_t *page, const dict_index_t *index,
                            mtr_t *mtr);
 
 /** F1: the room every page of a B-link index keeps for its high key: the
@@ -213,14 +227,16 @@ a high key of any length its index allows in place of its current one.
 bytes of its current high key reach btr_blink_node_ptr_max_size(index) */
 bool btr_blink_page_room_ok(const dict_index_t *index, const page_t *page);
 
-/** F1: how many bytes of records a page of a B-link index can still take
-while keeping room for a high key of any length.
-@param[in] index     B-link index
+/** F1: how many bytes of records a page can still take while keeping room
+for a high key of any length.  The one F1 room check of the insert, update
+and merge paths of btr0cur.cc and btr0btr.cc.
+@param[in] index     index
 @param[in] page      its page
 @param[in] max_size  what stock code would allow (bytes free after
                      reorganize, plus what the operation gives back)
-@return max_size, less the room kept for the high key (the page's current
-high key counts as part of that room) */
+@return for a B-link index, max_size less the room kept for the high key
+(the page's current high key, at most the longest node pointer, counts as
+part of that room), so never more than max_size; for others, max_size */
 ulint btr_blink_max_insert_size(const dict_index_t *index, const page_t *page,
                                 ulint max_size);
 
@@ -265,7 +281,7 @@ its left sibling's high key equal to the new separator.
 void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
                                  const dtuple_t *node_ptr, mtr_t *mtr);
 
-/** SP1 (README.blink.md, "Per-level splits"): a row insert into a leaf of a
+/** SP1 (README.blink.md, "The split, one level at a time"): a row insert into a leaf of a
 B-link index whose optimistic insert found no room splits the leaf in its
 own mini-transaction, without a second descent: index->lock is taken in S
 (without waiting: a waiting X request sends the insert to the exclusive
@@ -438,7 +454,7 @@ void btr_blink_search_level(dict_index_t *index, ulint level,
 
 /** G0: whether a page of index may be merged or lifted now.  A B-link merge
 needs index->lock in X, which every BTR_MODIFY_TREE search of a B-link
-index takes since part 3 (X1); a caller that holds only SX leaves the page
+index takes (X1); a caller that holds only SX leaves the page
 under-filled until a later delete merges it.  The caller holds
 index->lock in SX or X, so the lock's writer mode is its own.
 @return true for a stock index or when this thread holds the lock in X */

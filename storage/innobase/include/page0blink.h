@@ -67,8 +67,7 @@ so whether the header is in use is decided by the page's index (H1). */
 constexpr uint16_t PAGE_BLINK_MAGIC_VALUE = 0xB11C;
 
 /** Flag: the page was split and its parent does not have the downlink of
-its right half yet (part 3 of the protocol; in part 1 only debug tests of
-the validator and of the flags' survival set it). */
+its right half yet (IS1; README.blink.md, "The flag"). */
 constexpr uint16_t PAGE_BLINK_INCOMPLETE_SPLIT = 1;
 /** All flags this version knows. */
 constexpr uint16_t PAGE_BLINK_KNOWN_FLAGS = PAGE_BLINK_INCOMPLETE_SPLIT;
