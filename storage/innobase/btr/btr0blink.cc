@@ -460,6 +460,14 @@ ulint btr_blink_max_insert_size(const dict_index_t *index, const page_t *page,
   return room > reserve ? room - reserve : 0;
 }
 
+bool btr_blink_entry_fits(const dict_index_t *index, const page_t *page,
+                          const dtuple_t *entry) {
+  return !index->blink ||
+         btr_blink_max_insert_size(
+             index, page, page_get_max_insert_size_after_reorganize(page, 1)) >=
+             rec_get_converted_size(index, entry);
+}
+
 void btr_blink_bulk_set_hk(dict_index_t *index, buf_block_t *block,
                            size_t level, const dtuple_t *next_first,
                            mtr_t *mtr) {

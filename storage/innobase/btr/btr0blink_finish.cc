@@ -304,16 +304,6 @@ void insert_node_ptr(btr_cur_t *cursor, const dtuple_t *node_ptr,
   ut_a(rec != nullptr);
 }
 
-/** Whether a node pointer fits on a page without a split, F1's room for
-the high key kept. */
-bool node_ptr_fits(const dict_index_t *index, const page_t *page,
-                   const dtuple_t *node_ptr) {
-  const ulint size = rec_get_converted_size(index, node_ptr);
-  return btr_blink_max_insert_size(
-             index, page, page_get_max_insert_size_after_reorganize(page, 1)) >=
-         size;
-}
-
 constexpr uint32_t NODE_PTR_INSERT_FLAGS =
     BTR_NO_LOCKING_FLAG | BTR_KEEP_SYS_FLAG | BTR_NO_UNDO_LOG_FLAG;
 
@@ -414,7 +404,7 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
   }
 
   const bool root = parent->page.id.page_no() == dict_index_get_page(index);
-  const bool fits = node_ptr_fits(index, parent_page, f.node_ptr);
+  const bool fits = btr_blink_entry_fits(index, parent_page, f.node_ptr);
   if (!fits && !root && is_flagged(parent_page)) {
     /* IS3: a flagged page is not split again. */
     *other = parent->page.id.page_no();

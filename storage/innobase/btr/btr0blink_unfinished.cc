@@ -32,7 +32,6 @@ rules are in btr/README.blink.md, "Running out of space". */
 #include "buf0buf.h"
 #include "dict0dict.h"
 #include "lock0lock.h"
-#include "mtr0log.h"
 #include "mtr0mtr.h"
 #include "page0blink.h"
 #include "page0page.h"
@@ -141,30 +140,20 @@ bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   return true;
 }
 
-/** The field of a node pointer record that holds its child's page number
-(the last one, as btr_node_ptr_get_child_page_no() reads it). */
-byte *child_field(const rec_t *node_ptr, const dict_index_t *index) {
+/** Points a node pointer record at another child, in place (its size does
+not change; B-link pages are not compressed, M4). */
+void set_child(rec_t *node_ptr, const dict_index_t *index, page_no_t child,
+               mtr_t *mtr) {
   mem_heap_t *heap = nullptr;
   ulint offsets_[REC_OFFS_NORMAL_SIZE];
   rec_offs_init(offsets_);
   const ulint *offsets = rec_get_offsets(node_ptr, index, offsets_,
                                          ULINT_UNDEFINED, UT_LOCATION_HERE,
                                          &heap);
-  ulint len;
-  const byte *field = rec_get_nth_field(
-      nullptr, node_ptr, offsets, rec_offs_n_fields(offsets) - 1, &len);
-  ut_a(len == REC_NODE_PTR_SIZE);
+  btr_node_ptr_set_child_page_no(node_ptr, nullptr, offsets, child, mtr);
   if (heap != nullptr) {
     mem_heap_free(heap);
   }
-  return const_cast<byte *>(field);
-}
-
-/** Points a node pointer record at another child, in place (its size does
-not change; B-link pages are not compressed, M4). */
-void set_child(rec_t *node_ptr, const dict_index_t *index, page_no_t child,
-               mtr_t *mtr) {
-  mlog_write_ulint(child_field(node_ptr, index), child, MLOG_4BYTES, mtr);
 }
 
 /** The node pointer of a leaf whose left sibling is not flagged (so it has

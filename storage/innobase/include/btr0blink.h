@@ -204,6 +204,18 @@ void btr_level_list_remove(space_id_t space, const page_size_t &page_size,
                            page_t *page, const dict_index_t *index,
                            mtr_t *mtr);
 
+/** Defined in btr0btr.cc, static there upstream: points a node pointer
+record at another child.  Declared here for the leaves freed beside an
+unfinished split (X5).
+@param[in,out] rec       node pointer record
+@param[in,out] page_zip  its compressed page, or nullptr
+@param[in]     offsets   rec_get_offsets(rec)
+@param[in]     page_no   the child's page number
+@param[in,out] mtr       mini-transaction */
+void btr_node_ptr_set_child_page_no(rec_t *rec, page_zip_des_t *page_zip,
+                                    const ulint *offsets, page_no_t page_no,
+                                    mtr_t *mtr);
+
 /** F1: the room every page of a B-link index keeps for its high key: the
 largest node pointer of the index plus a directory slot (0 for other
 indexes).  A merge or a separator change may give a page any high key of
@@ -239,6 +251,15 @@ and merge paths of btr0cur.cc and btr0btr.cc.
 part of that room), so never more than max_size; for others, max_size */
 ulint btr_blink_max_insert_size(const dict_index_t *index, const page_t *page,
                                 ulint max_size);
+
+/** F1: whether an entry fits on a page, after a reorganize if need be,
+with the room for a high key kept (btr_blink_max_insert_size()).
+@param[in] index  index
+@param[in] page   its page
+@param[in] entry  a leaf entry or a node pointer of the page's level
+@return true for an index that is not B-link, whose inserts stock checks */
+bool btr_blink_entry_fits(const dict_index_t *index, const page_t *page,
+                          const dtuple_t *entry);
 
 /** Bulk load: write the high key of a full page (full up to
 btr_blink_hk_reserve()) whose right sibling will start with next_first.
