@@ -54,17 +54,9 @@ btr0blink_unfinished.cc. */
 
 page_no_t blink_finish::child_of(const rec_t *node_ptr,
                                  const dict_index_t *index) {
-  mem_heap_t *heap = nullptr;
-  ulint offsets_[REC_OFFS_NORMAL_SIZE];
-  rec_offs_init(offsets_);
-  const ulint *offsets = rec_get_offsets(node_ptr, index, offsets_,
-                                         ULINT_UNDEFINED, UT_LOCATION_HERE,
-                                         &heap);
-  const page_no_t child = btr_node_ptr_get_child_page_no(node_ptr, offsets);
-  if (heap != nullptr) {
-    mem_heap_free(heap);
-  }
-  return child;
+  Rec_offsets offsets;
+  return btr_node_ptr_get_child_page_no(node_ptr,
+                                        offsets.compute(node_ptr, index));
 }
 
 void blink_finish::clear_flag(buf_block_t *block, mtr_t *mtr) {

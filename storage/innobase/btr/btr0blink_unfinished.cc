@@ -144,16 +144,9 @@ bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
 not change; B-link pages are not compressed, M4). */
 void set_child(rec_t *node_ptr, const dict_index_t *index, page_no_t child,
                mtr_t *mtr) {
-  mem_heap_t *heap = nullptr;
-  ulint offsets_[REC_OFFS_NORMAL_SIZE];
-  rec_offs_init(offsets_);
-  const ulint *offsets = rec_get_offsets(node_ptr, index, offsets_,
-                                         ULINT_UNDEFINED, UT_LOCATION_HERE,
-                                         &heap);
-  btr_node_ptr_set_child_page_no(node_ptr, nullptr, offsets, child, mtr);
-  if (heap != nullptr) {
-    mem_heap_free(heap);
-  }
+  Rec_offsets offsets;
+  btr_node_ptr_set_child_page_no(node_ptr, nullptr,
+                                 offsets.compute(node_ptr, index), child, mtr);
 }
 
 /** The node pointer of a leaf whose left sibling is not flagged (so it has
