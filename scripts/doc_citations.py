@@ -58,9 +58,10 @@ def repo_files(root):
 
 
 def patch_added_text(text):
-    """The lines a patch adds (its hunks' '+' lines, without the '+')."""
-    return "\n".join(l[1:] for l in text.splitlines()
-                     if l.startswith("+") and not l.startswith("+++"))
+    """The lines a patch adds (its hunks' '+' lines, without the '+'); the
+    other lines blank, so that line numbers are the patch's."""
+    return "\n".join(l[1:] if l.startswith("+") and not l.startswith("+++") else ""
+                     for l in text.splitlines())
 
 
 def joined(text):
