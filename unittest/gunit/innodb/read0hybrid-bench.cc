@@ -36,8 +36,8 @@
              (two atomic loads, the copy, the limits, m_closed.store(false))
              and link it first again.  (The hybrid set's status counters
              are part of its copy.)
-   ALGO hybrid-counted is hybrid with what the visibility check did before
-   issue 12: increment an ib_counter_t<uint64_t, 64> (a slot chosen by the
+   ALGO hybrid-counted is hybrid with what the visibility check did in an
+   earlier version: increment an ib_counter_t<uint64_t, 64> (a slot chosen by the
    cycle counter, a plain add to shared memory), restated here. */
 
 #include <algorithm>
