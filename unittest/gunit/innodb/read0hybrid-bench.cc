@@ -37,8 +37,8 @@
              and link it first again.  (The hybrid set's status counters
              are part of its copy.)
    ALGO hybrid-counted is hybrid with what the visibility check did in an
-   earlier version: increment an ib_counter_t<uint64_t, 64> (a slot chosen by the
-   cycle counter, a plain add to shared memory), restated here. */
+   earlier version: increment an ib_counter_t<uint64_t, 64> (a slot chosen
+   by the cycle counter, a plain add to shared memory), restated here. */
 
 #include <algorithm>
 #include <atomic>
