@@ -155,12 +155,12 @@ rec_t *insert_on_half(btr_cur_t *cursor, [[maybe_unused]] buf_block_t *block,
 /** Copy of the page's high key in heap, or nullptr. */
 rec_t *copy_hk(const dict_index_t *index, const page_t *page,
                mem_heap_t *heap, ulint **offsets) {
-  const page_blink_hk_t hk = page_blink_get_hk(page);
+  const page_blink_hk_t hk = page_blink_get_hk(page, index);
   if (!hk.exists()) {
     return nullptr;
   }
   byte *buf = static_cast<byte *>(mem_heap_alloc(heap, hk.rec_size()));
-  rec_t *rec = page_blink_copy_hk(page, buf);
+  rec_t *rec = page_blink_copy_hk(page, index, buf);
   *offsets = rec_get_offsets(rec, index, nullptr, ULINT_UNDEFINED,
                              UT_LOCATION_HERE, &heap);
   return rec;
@@ -266,7 +266,7 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   /* IS3: a flagged page is split again only by the split that flagged it
   (SP5); others finish its split first (FS1, PARENT_FIRST, X2). */
   ut_d(Split_depth depth);
-  ut_ad(!(page_blink_get_flags(page) & PAGE_BLINK_INCOMPLETE_SPLIT) ||
+  ut_ad(!(page_blink_get_flags(page, index) & PAGE_BLINK_INCOMPLETE_SPLIT) ||
         (leveled ? flagged_here(block->page.id.page_no())
                  : keeps_incomplete_splits()));
 
@@ -308,7 +308,7 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   /* IS1: a flagged page keeps its flag while split again in a leveled
   split (the re-split of SP5), and its right half inherits it: both right
   neighbours lack their node pointers. */
-  const uint16_t old_flags = page_blink_get_flags(page);
+  const uint16_t old_flags = page_blink_get_flags(page, index);
 
   /* S1: the new page is the right half. */
   buf_block_t *new_block =
@@ -446,7 +446,7 @@ ulint btr_blink_hk_reserve(const dict_index_t *index) {
 bool btr_blink_page_room_ok(const dict_index_t *index, const page_t *page) {
   ut_ad(index->blink);
   return page_get_max_insert_size_after_reorganize(page, 1) +
-             page_blink_get_hk(page).rec_size() >=
+             page_blink_get_hk(page, index).rec_size() >=
          btr_blink_node_ptr_max_size(index);
 }
 
@@ -455,7 +455,8 @@ ulint btr_blink_max_insert_size(const dict_index_t *index, const page_t *page,
   if (!index->blink) {
     return max_size;
   }
-  const ulint room = max_size + page_blink_get_hk(page).rec_size();
+  /* H1: a root has no high key, whatever its segment header spells. */
+  const ulint room = max_size + page_blink_get_hk(page, index).rec_size();
   const ulint reserve = btr_blink_hk_reserve(index);
   return room > reserve ? room - reserve : 0;
 }
@@ -472,7 +473,7 @@ void btr_blink_bulk_set_hk(dict_index_t *index, buf_block_t *block,
                            size_t level, const dtuple_t *next_first,
                            mtr_t *mtr) {
   ut_ad(index->blink);
-  ut_ad(!page_blink_get_hk(buf_block_get_frame(block)).exists());
+  ut_ad(!page_blink_get_hk(buf_block_get_frame(block), index).exists());
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
   ulint *offsets;
   const rec_t *hk = hk_from_tuple(index, next_first, level, heap, &offsets);
@@ -494,8 +495,8 @@ void btr_blink_left_takes_range(dict_index_t *index, const page_t *page,
             btr_page_get_next(page, mtr));
 
   /* X2: a flagged page merged away would orphan its right half. */
-  ut_ad(!(page_blink_get_flags(page) & PAGE_BLINK_INCOMPLETE_SPLIT));
-  ut_ad(!(page_blink_get_flags(buf_block_get_frame(left_block)) &
+  ut_ad(!(page_blink_get_flags(page, index) & PAGE_BLINK_INCOMPLETE_SPLIT));
+  ut_ad(!(page_blink_get_flags(buf_block_get_frame(left_block), index) &
           PAGE_BLINK_INCOMPLETE_SPLIT));
 
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
@@ -509,7 +510,7 @@ void btr_blink_right_takes_range(const dict_index_t *index,
                                  buf_block_t *right_block) {
   ut_ad(index->blink);
   /* X2 */
-  ut_ad(!(page_blink_get_flags(buf_block_get_frame(right_block)) &
+  ut_ad(!(page_blink_get_flags(buf_block_get_frame(right_block), index) &
           PAGE_BLINK_INCOMPLETE_SPLIT));
   buf_block_modify_clock_inc(right_block);
 }
@@ -542,7 +543,7 @@ void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
       btr_block_get(page_id_t(block->page.id.space(), left_no),
                     block->page.size, RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
   /* X2: the boundary moves between two pages whose splits are complete. */
-  ut_ad(!(page_blink_get_flags(buf_block_get_frame(left_block)) &
+  ut_ad(!(page_blink_get_flags(buf_block_get_frame(left_block), index) &
           PAGE_BLINK_INCOMPLETE_SPLIT));
 
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);

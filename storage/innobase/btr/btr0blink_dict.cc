@@ -170,8 +170,9 @@ bool btr_blink_import_page_ok(const dict_index_t *index, const page_t *page,
   }
   const page_no_t next = mach_read_from_4(page + FIL_PAGE_NEXT);
   const bool ok = index->blink
-                      ? next == FIL_NULL || page_blink_get_hk(page).exists()
-                      : !page_blink_has_header(page);
+                      ? next == FIL_NULL ||
+                            page_blink_get_hk(page, index).exists()
+                      : !page_blink_stock_page_has_magic(page);
   if (!ok) {
     ib::error() << "IMPORT: page " << page_get_page_no(page) << " of index "
                 << index->name() << " of table " << index->table->name

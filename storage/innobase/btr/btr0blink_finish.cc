@@ -59,10 +59,12 @@ page_no_t blink_finish::child_of(const rec_t *node_ptr,
                                         offsets.compute(node_ptr, index));
 }
 
-void blink_finish::clear_flag(buf_block_t *block, mtr_t *mtr) {
+void blink_finish::clear_flag(buf_block_t *block, const dict_index_t *index,
+                              mtr_t *mtr) {
   const page_t *page = buf_block_get_frame(block);
   page_blink_set_flags(
-      block, page_blink_get_flags(page) & ~PAGE_BLINK_INCOMPLETE_SPLIT, mtr);
+      block, page_blink_get_flags(page, index) & ~PAGE_BLINK_INCOMPLETE_SPLIT,
+      mtr);
 }
 
 #ifndef NDEBUG
@@ -220,11 +222,12 @@ struct Flagged {
   /** the high key's bytes, to recognise the same split under X */
   std::vector<byte> hk;
 
-  bool same_split(const page_t *page) const {
-    if (!is_flagged(page) || mach_read_from_4(page + FIL_PAGE_NEXT) != right) {
+  bool same_split(const page_t *page, const dict_index_t *index) const {
+    if (!is_flagged(page, index) ||
+        mach_read_from_4(page + FIL_PAGE_NEXT) != right) {
       return false;
     }
-    const page_blink_hk_t now = page_blink_get_hk(page);
+    const page_blink_hk_t now = page_blink_get_hk(page, index);
     return now.exists() && now.rec_size() == hk.size() &&
            memcmp(page + now.start(), hk.data(), hk.size()) == 0;
   }
@@ -258,12 +261,12 @@ bool read_flagged(dict_index_t *index, page_no_t page_no, mem_heap_t *heap,
   /* R1: the root is never flagged; a page that is no longer of this index
   has been merged away, its split with it. */
   if (page_no == dict_index_get_page(index) || !is_page_of(page, index) ||
-      !is_flagged(page)) {
+      !is_flagged(page, index)) {
     mtr.commit();
     return false;
   }
   /* IS1: a flagged page has a right sibling and a high key (HK1). */
-  const page_blink_hk_t hk = page_blink_get_hk(page);
+  const page_blink_hk_t hk = page_blink_get_hk(page, index);
   ut_a(hk.exists());
   ut_a(btr_page_get_next(page, &mtr) != FIL_NULL);
 
@@ -326,11 +329,11 @@ void raise_root(btr_cur_t *cursor, const dtuple_t *node_ptr, mem_heap_t **heap,
                                  dict_table_page_size(index->table),
                                  RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
   const page_t *q_page = buf_block_get_frame(q);
-  ut_a(is_flagged(q_page));
+  ut_a(is_flagged(q_page, index));
 
-  const page_blink_hk_t hk = page_blink_get_hk(q_page);
+  const page_blink_hk_t hk = page_blink_get_hk(q_page, index);
   byte *buf = static_cast<byte *>(mem_heap_alloc(*heap, hk.rec_size()));
-  const rec_t *hk_rec = page_blink_copy_hk(q_page, buf);
+  const rec_t *hk_rec = page_blink_copy_hk(q_page, index, buf);
   const dtuple_t *q_right_ptr = dict_index_build_node_ptr(
       index, hk_rec, btr_page_get_next(q_page, mtr), *heap,
       btr_page_get_level(q_page) + 1);
@@ -338,7 +341,7 @@ void raise_root(btr_cur_t *cursor, const dtuple_t *node_ptr, mem_heap_t **heap,
   page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
   page_cur_position(first, root, page_cursor);
   insert_node_ptr(cursor, q_right_ptr, heap, mtr);
-  clear_flag(q, mtr);
+  clear_flag(q, index, mtr);
 
   /* Q was queued by the split: it is published already. */
   auto &flagged = t_splits.flagged;
@@ -383,8 +386,9 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
     search then stops at the right half's node pointer) and the page split
     again; only a page that still carries that split lacks its node
     pointer, and then its left neighbour is flagged (IS1, IS3). */
-    const bool same = f.same_split(buf_block_get_frame(
-        latch_page(index, page_no, RW_S_LATCH, &mtr)));
+    const bool same = f.same_split(
+        buf_block_get_frame(latch_page(index, page_no, RW_S_LATCH, &mtr)),
+        index);
     mtr.commit();
     mem_heap_free(heap);
     if (!same) {
@@ -397,7 +401,7 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
 
   const bool root = parent->page.id.page_no() == dict_index_get_page(index);
   const bool fits = btr_blink_entry_fits(index, parent_page, f.node_ptr);
-  if (!fits && !root && is_flagged(parent_page)) {
+  if (!fits && !root && is_flagged(parent_page, index)) {
     /* IS3: a flagged page is not split again. */
     *other = parent->page.id.page_no();
     mtr.commit();
@@ -410,7 +414,7 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
     latch_page(index, btr_page_get_next(parent_page, &mtr), RW_X_LATCH, &mtr);
   }
   buf_block_t *child = latch_page(index, page_no, RW_X_LATCH, &mtr);
-  if (!f.same_split(buf_block_get_frame(child))) {
+  if (!f.same_split(buf_block_get_frame(child), index)) {
     /* FS2: finished meanwhile (and perhaps split again: the next read sees
     that split). */
     mtr.commit();
@@ -420,7 +424,7 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
 
   if (fits) {
     insert_node_ptr(&cursor, f.node_ptr, &heap, &mtr);
-    clear_flag(child, &mtr);
+    clear_flag(child, index, &mtr);
     mtr.commit();
     mem_heap_free(heap);
     return Step::PUBLISHED;
@@ -455,7 +459,7 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
     }
   }
   if (split) {
-    clear_flag(child, &mtr);
+    clear_flag(child, index, &mtr);
   }
   if (n_reserved > 0) {
     fil_space_release_free_extents(index->space, n_reserved);
@@ -624,7 +628,7 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   const buf_block_t *block = btr_cur_get_block(cursor);
   const page_no_t page_no = block->page.id.page_no();
   const bool root = page_no == dict_index_get_page(index);
-  const bool flagged = !root && is_flagged(buf_block_get_frame(block));
+  const bool flagged = !root && is_flagged(buf_block_get_frame(block), index);
 
   /* The validator's tests build incomplete and broken splits with the
   split of the exclusive path, one mini-transaction under X, and keep them
@@ -864,7 +868,7 @@ void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
         mtr.start();
         const page_t *candidate_page = buf_block_get_frame(
             latch_page(index, candidate, RW_S_LATCH, &mtr));
-        const bool flagged = is_flagged(candidate_page);
+        const bool flagged = is_flagged(candidate_page, index);
         if (candidate == siblings[0]) {
           candidates[3] = btr_page_get_prev(candidate_page, &mtr);
         }
@@ -937,7 +941,7 @@ ulint btr_blink_finish_all(dict_index_t *index) {
       mtr.start();
       const page_t *page = buf_block_get_frame(
           latch_page(index, page_no, RW_S_LATCH, &mtr));
-      const bool flagged = is_flagged(page);
+      const bool flagged = is_flagged(page, index);
       const page_no_t next = btr_page_get_next(page, &mtr);
       mtr.commit();
       if (flagged) {

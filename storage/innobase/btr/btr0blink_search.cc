@@ -149,7 +149,8 @@ class Blink_descent {
   (FS1). */
   void note_flagged(const Latched &l) {
     if (m_writer && m_flagged_passed == FIL_NULL &&
-        (page_blink_get_flags(l.page()) & PAGE_BLINK_INCOMPLETE_SPLIT)) {
+        (page_blink_get_flags(l.page(), m_index) &
+         PAGE_BLINK_INCOMPLETE_SPLIT)) {
       m_flagged_passed = l.page_no();
     }
   }
@@ -312,7 +313,7 @@ bool Blink_descent::above_high_key(const Latched &l) {
   }
   /* HK1: a page with a right sibling has a high key; the root never has a
   right sibling (R1), so the B-link header is in use here (H1). */
-  const rec_t *hk = page_blink_get_hk_rec(page);
+  const rec_t *hk = page_blink_get_hk_rec(page, m_index);
   ut_ad(hk != nullptr);
   if (hk == nullptr) {
     return false;
@@ -661,7 +662,7 @@ bool btr_blink_right_of_high_key(const dict_index_t *index, const page_t *page,
   if (btr_page_get_next(page, mtr) == FIL_NULL) {
     return false;
   }
-  const rec_t *hk = page_blink_get_hk_rec(page);
+  const rec_t *hk = page_blink_get_hk_rec(page, index);
   /* HK1: a page with a right sibling has a high key. */
   ut_ad(hk != nullptr);
   if (hk == nullptr) {

@@ -101,18 +101,19 @@ bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   buf_block_t *left = btr_block_get(page_id_t(space, left_no), page_size,
                                     RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
   page_t *left_page = buf_block_get_frame(left);
-  if (!is_flagged(left_page)) {
+  if (!is_flagged(left_page, index)) {
     return false;
   }
   ut_a(btr_page_get_next(left_page, mtr) == block->page.id.page_no());
 
   btr_search_drop_page_hash_index(block);
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
-  const page_blink_hk_t hk = page_blink_get_hk(page);
+  const page_blink_hk_t hk = page_blink_get_hk(page, index);
   page_blink_remove_hk(left, mtr);
   if (hk.exists()) {
     rec_t *rec = page_blink_copy_hk(
-        page, static_cast<byte *>(mem_heap_alloc(heap, hk.rec_size())));
+        page, index,
+        static_cast<byte *>(mem_heap_alloc(heap, hk.rec_size())));
     const ulint *offsets = rec_get_offsets(rec, index, nullptr,
                                            ULINT_UNDEFINED, UT_LOCATION_HERE,
                                            &heap);
@@ -120,9 +121,9 @@ bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   }
   mem_heap_free(heap);
   page_blink_set_flags(left,
-                       (page_blink_get_flags(left_page) &
+                       (page_blink_get_flags(left_page, index) &
                         ~PAGE_BLINK_INCOMPLETE_SPLIT) |
-                           (page_blink_get_flags(page) &
+                           (page_blink_get_flags(page, index) &
                             PAGE_BLINK_INCOMPLETE_SPLIT),
                        mtr);
 
@@ -135,7 +136,7 @@ bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   }
   /* A freed page carries no flag: a finisher that still names it must not
   take it for an incomplete split. */
-  clear_flag(block, mtr);
+  clear_flag(block, index, mtr);
   btr_page_free(index, block, mtr);
   return true;
 }
@@ -223,7 +224,7 @@ void right_takes_leaf(dict_index_t *index, buf_block_t *block,
   buf_block_modify_clock_inc(father.page_cur.block);
   /* IS1: a flagged leaf's right half has no node pointer (on the leaf's
   parent, where it would follow the leaf's). */
-  ut_ad(right_has_ptr || !is_flagged(page) ||
+  ut_ad(right_has_ptr || !is_flagged(page, index) ||
         !page_rec_is_user_rec(page_rec_get_next(node_ptr)) ||
         child_of(page_rec_get_next(node_ptr), index) != right_no);
   if (right_has_ptr) {
@@ -239,7 +240,7 @@ void right_takes_leaf(dict_index_t *index, buf_block_t *block,
   if (!dict_table_is_locking_disabled(index->table)) {
     lock_update_discard(right, lock_get_min_heap_no(right), block);
   }
-  clear_flag(block, mtr);
+  clear_flag(block, index, mtr);
   btr_page_free(index, block, mtr);
 }
 
@@ -272,7 +273,7 @@ void left_takes_leaf(dict_index_t *index, buf_block_t *block,
       RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
   /* IS1: the left sibling is not flagged (its right sibling, the leaf, has
   a node pointer). */
-  ut_ad(!is_flagged(buf_block_get_frame(left)));
+  ut_ad(!is_flagged(buf_block_get_frame(left), index));
 
   btr_search_drop_page_hash_index(block);
   btr_blink_left_takes_range(index, page, left, mtr);
@@ -320,7 +321,7 @@ Leaf_freed free_leaf(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   if (!node_ptr_of(index, block, mtr, &father)) {
     return Leaf_freed::REFUSED;
   }
-  if (is_flagged(page)) {
+  if (is_flagged(page, index)) {
     right_takes_leaf(index, block, father, false, mtr);
     return Leaf_freed::UNDONE;
   }

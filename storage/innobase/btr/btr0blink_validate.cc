@@ -289,14 +289,12 @@ class Page_checks {
   /** The high key of a page, or nullptr.  H1: a root's header bytes are
   its segment headers, never a B-link header (R1 holds by definition). */
   const rec_t *hk_of(const page_t *page) const {
-    return page_get_page_no(page) == m_root_no ? nullptr
-                                               : page_blink_get_hk_rec(page);
+    return page_blink_get_hk_rec(page, m_index);
   }
 
   /** The B-link flags of a page (0 on the root, H1). */
   uint16_t flags_of(const page_t *page) const {
-    return page_get_page_no(page) == m_root_no ? 0
-                                               : page_blink_get_flags(page);
+    return page_blink_get_flags(page, m_index);
   }
 
   /** L1, the chain of a level ends: count a page of a level and fail if the
@@ -378,7 +376,7 @@ class Page_checks {
     std::ostringstream s;
     s << "has room for a high key of "
       << page_get_max_insert_size_after_reorganize(page, 1) +
-             page_blink_get_hk(page).rec_size()
+             page_blink_get_hk(page, m_index).rec_size()
       << " bytes, its index needs " << btr_blink_node_ptr_max_size(m_index)
       << " (F1)";
     fail(page_get_page_no(page), level, s.str());
@@ -978,16 +976,15 @@ void Validator::check_modify_clock(const buf_block_t *block) const {
     return;
   }
   const page_t *page = buf_block_get_frame(block);
-  /* H1: a root's B-link header bytes are its segment headers. */
-  const bool has_header = block->page.id.page_no() != m_root_no;
-  const page_blink_hk_t hk =
-      has_header ? page_blink_get_hk(page) : page_blink_hk_t{};
+  /* H1: a root's B-link header bytes are its segment headers, which the
+  readers do not decode. */
+  const page_blink_hk_t hk = page_blink_get_hk(page, m_index);
   Page_seen now{block->page.id,
                 block,
                 /* We hold the S latch on the block. */
                 block->get_modify_clock(false),
                 mach_read_from_4(page + FIL_PAGE_NEXT),
-                has_header ? page_blink_get_flags(page) : uint16_t{0},
+                page_blink_get_flags(page, m_index),
                 {}};
   /* The walk has not checked the header yet: copy only from inside the
   page. */

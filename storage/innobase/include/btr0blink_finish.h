@@ -30,16 +30,17 @@ Internal to those files. */
 
 namespace blink_finish {
 
-/** Whether a page carries the flag of an incomplete split (IS1). */
-inline bool is_flagged(const page_t *page) {
-  return page_blink_get_flags(page) & PAGE_BLINK_INCOMPLETE_SPLIT;
+/** Whether a page of index carries the flag of an incomplete split (IS1);
+never a root (H1). */
+inline bool is_flagged(const page_t *page, const dict_index_t *index) {
+  return page_blink_get_flags(page, index) & PAGE_BLINK_INCOMPLETE_SPLIT;
 }
 
 /** The child page a node pointer record names. */
 page_no_t child_of(const rec_t *node_ptr, const dict_index_t *index);
 
 /** Clears the flag of an incomplete split (IS2). */
-void clear_flag(buf_block_t *block, mtr_t *mtr);
+void clear_flag(buf_block_t *block, const dict_index_t *index, mtr_t *mtr);
 
 /** Sets X3's mark: index (nullptr: none) is the index whose exclusive path
 of this thread met an incomplete split it could not finish. */

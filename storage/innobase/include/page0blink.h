@@ -32,6 +32,7 @@ for more details.
 #include <vector>
 
 #include "mtr0types.h"
+#include "page0blink_format.h"
 #include "page0types.h"
 #include "rem0types.h"
 
@@ -41,34 +42,27 @@ struct buf_block_t;
 struct mem_block_info_t;
 typedef mem_block_info_t mem_heap_t;
 
-/** @name The B-link header, at PAGE_HEADER + PAGE_BLINK_HEADER */
+/** @name The B-link header, at PAGE_HEADER + PAGE_BLINK_HEADER; its fields
+and their decoding are in page0blink_format.h */
 /** @{ */
-/** Offset of the B-link header in the page header: the file segment
-headers of a root page, unused on every other page. */
-constexpr uint32_t PAGE_BLINK_HEADER = PAGE_BTR_SEG_LEAF;
-/** 2 bytes: PAGE_BLINK_MAGIC_VALUE when the B-link header is in use. */
-constexpr uint32_t PAGE_BLINK_MAGIC = PAGE_BLINK_HEADER;
-/** 2 bytes: PAGE_BLINK_* flags. */
-constexpr uint32_t PAGE_BLINK_FLAGS = PAGE_BLINK_HEADER + 2;
-/** 2 bytes: page offset of the high key's origin, 0 if none. */
-constexpr uint32_t PAGE_BLINK_HK_ORIGIN = PAGE_BLINK_HEADER + 4;
-/** 2 bytes: size of the high key before its origin (rec_offs_extra_size). */
-constexpr uint32_t PAGE_BLINK_HK_EXTRA = PAGE_BLINK_HEADER + 6;
-/** 2 bytes: size of the high key from its origin (rec_offs_data_size). */
-constexpr uint32_t PAGE_BLINK_HK_DATA = PAGE_BLINK_HEADER + 8;
+/** Offset of the B-link header in the page header: the leaf segment header
+of a root page, unused on every other page. */
+constexpr uint32_t PAGE_BLINK_HEADER = blink_format::SEG_LEAF;
 /** Bytes of the B-link header. */
-constexpr uint32_t PAGE_BLINK_HEADER_SIZE = 10;
+constexpr uint32_t PAGE_BLINK_HEADER_SIZE = blink_format::SIZE;
 
 /** The magic value, written on every non-root page of a B-link index when
 the page is created (page_blink_init()).  A sanity mark only: on a root
 these bytes are the leaf segment header, whose space id may start with the
 same two bytes, and on stock pages they are unused and may hold anything,
-so whether the header is in use is decided by the page's index (H1). */
-constexpr uint16_t PAGE_BLINK_MAGIC_VALUE = 0xB11C;
+so whether the header is in use is decided by the page's index and place
+(H1, page_blink_in_use()). */
+constexpr uint16_t PAGE_BLINK_MAGIC_VALUE = blink_format::MAGIC_VALUE;
 
 /** Flag: the page was split and its parent does not have the downlink of
 its right half yet (IS1; README.blink.md, "The flag"). */
-constexpr uint16_t PAGE_BLINK_INCOMPLETE_SPLIT = 1;
+constexpr uint16_t PAGE_BLINK_INCOMPLETE_SPLIT =
+    blink_format::INCOMPLETE_SPLIT;
 /** All flags this version knows. */
 constexpr uint16_t PAGE_BLINK_KNOWN_FLAGS = PAGE_BLINK_INCOMPLETE_SPLIT;
 /** @} */
@@ -89,22 +83,42 @@ struct page_blink_hk_t {
   ulint start() const { return origin - extra; }
 };
 
+/** H1: whether a page's B-link header is in use: the page belongs to a
+B-link index and is not its root (README.blink.md, "Page format").  The
+readers below answer from the header only then; the magic alone is never
+trusted, since a root's leaf segment header may spell it.
+@param[in] page   index page
+@param[in] index  its index (during recovery a dummy, never B-link) */
+bool page_blink_in_use(const page_t *page, const dict_index_t *index);
+
 /** Read the B-link header of a page.
-@param[in] page  index page
-@return the high key's place (origin 0 when the page has none).  Whether
-the page should have one (HK1: it has a right sibling) is the validator's
-business, not this function's: a page that lost its right sibling keeps its
-high key bytes until page_blink_remove_hk(). */
-page_blink_hk_t page_blink_get_hk(const page_t *page);
+@param[in] page   index page
+@param[in] index  its index
+@return the high key's place; origin, extra and data are 0 if the page has
+none, and on every page whose header is not in use (page_blink_in_use()),
+so that rec_size() is 0 there.  Whether the page should have one (HK1: it
+has a right sibling) is the validator's business, not this function's: a
+page that lost its right sibling keeps its high key until
+page_blink_remove_hk(). */
+page_blink_hk_t page_blink_get_hk(const page_t *page,
+                                  const dict_index_t *index);
 
-/** @return the high key of a page, or nullptr if it has none */
-const rec_t *page_blink_get_hk_rec(const page_t *page);
+/** @return the high key of a page, or nullptr if it has none or its header
+is not in use (page_blink_in_use()) */
+const rec_t *page_blink_get_hk_rec(const page_t *page,
+                                   const dict_index_t *index);
 
-/** @return the PAGE_BLINK_* flags of a page (0 without a B-link header) */
-uint16_t page_blink_get_flags(const page_t *page);
+/** @return the PAGE_BLINK_* flags of a page; 0 if its header is not in use
+(page_blink_in_use()) */
+uint16_t page_blink_get_flags(const page_t *page, const dict_index_t *index);
 
-/** @return whether the page carries a B-link header (magic set). */
-bool page_blink_has_header(const page_t *page);
+/** Whether a page of a stock index carries B-link header bytes: the magic
+at the header's place.  The one reader that looks at the bytes whatever the
+index: IMPORT's witness of a B-link page under a stock index
+(btr_blink_import_page_ok()).  Everything else asks page_blink_in_use().
+@param[in] page  index page, not a root
+@return whether the magic is there */
+bool page_blink_stock_page_has_magic(const page_t *page);
 
 /** Write a high key onto a page that has none: the record is placed at the
 top of the heap (the page is reorganized first if the heap has no room) and
@@ -132,10 +146,12 @@ void page_blink_remove_hk(buf_block_t *block, mtr_t *mtr);
 void page_blink_set_flags(buf_block_t *block, uint16_t flags, mtr_t *mtr);
 
 /** Copy a page's high key into a buffer.
-@param[in]  page  page with a high key
-@param[out] buf   at least page_blink_get_hk(page).rec_size() bytes
+@param[in]  page   page with a high key
+@param[in]  index  its index, whose non-root pages carry the header (H1)
+@param[out] buf    at least page_blink_get_hk(page, index).rec_size() bytes
 @return the copy's origin, inside buf */
-rec_t *page_blink_copy_hk(const page_t *page, byte *buf);
+rec_t *page_blink_copy_hk(const page_t *page, const dict_index_t *index,
+                          byte *buf);
 
 /** Build the high key record that bounds a page whose right neighbour
 starts with rec: the node pointer key of rec with child FIL_NULL, no info
@@ -150,12 +166,11 @@ bits.  This is the separator the parent gets for the right page (S3).
 rec_t *page_blink_build_hk(const dict_index_t *index, const rec_t *rec,
                            ulint level, mem_heap_t *heap, ulint **offsets);
 
-/** H1: whether a page's B-link header is in use: the page belongs to a
-B-link index and is not its root (README.blink.md, "Page format").  Everything that reads
-or writes the header asks this first, with the index in hand; the magic
-alone is never trusted.  Redo replay needs no answer: every change to the
-header and the high key is logged physically, around the logical records
-of page creation and reorganize (Page_blink_keeper).
+/** page_blink_in_use() of a block.  Everything that reads or writes the
+header asks this first, with the index in hand.  Redo replay needs no
+answer: every change to the header and the high key is logged physically,
+around the logical records of page creation and reorganize
+(Page_blink_keeper).
 @param[in] block  index page
 @param[in] index  its index (during recovery a dummy, never B-link) */
 bool page_blink_is_blink_page(const buf_block_t *block,

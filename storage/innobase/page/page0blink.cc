@@ -35,29 +35,49 @@ for more details.
 #include "page0page.h"
 #include "rem0rec.h"
 
+/* The header's format, tested without a server, is stock's leaf segment
+header of a root: the same place and size. */
+static_assert(blink_format::PAGE_HEADER == PAGE_HEADER);
+static_assert(blink_format::SEG_LEAF == PAGE_BTR_SEG_LEAF);
+static_assert(blink_format::SEG_LEAF + blink_format::SIZE == PAGE_BTR_SEG_TOP);
+static_assert(blink_format::SIZE == FSEG_HEADER_SIZE);
+
 namespace {
 
-byte *blink_header(page_t *page) {
-  return page + PAGE_HEADER + PAGE_BLINK_HEADER;
+byte *blink_header(page_t *page) { return page + blink_format::HEADER; }
+
+/** The high key's place; all zero without a high key, so that its
+rec_size() is 0 then. */
+page_blink_hk_t to_hk(const blink_format::Header &h) {
+  page_blink_hk_t hk;
+  if (!h.has_hk()) {
+    return hk;
+  }
+  hk.origin = h.origin;
+  hk.extra = h.extra;
+  hk.data = h.data;
+  return hk;
 }
 
-uint16_t header_field(const page_t *page, uint32_t field) {
-  return static_cast<uint16_t>(mach_read_from_2(page + PAGE_HEADER + field));
+/** The high key of a page known to be in use (H1): for the writers, which
+are given such pages, and for readers that asked page_blink_in_use(). */
+page_blink_hk_t raw_hk(const page_t *page) {
+  return to_hk(blink_format::read(page, true));
 }
 
-bool magic_set(const page_t *page) {
-  return header_field(page, PAGE_BLINK_MAGIC) == PAGE_BLINK_MAGIC_VALUE;
+/** The flags of a page known to be in use (H1), see raw_hk(). */
+uint16_t raw_flags(const page_t *page) {
+  return blink_format::read(page, true).flags;
 }
 
 /** Write the whole B-link header (magic included), unlogged. */
 void write_header(page_t *page, uint16_t flags, const page_blink_hk_t &hk) {
-  byte *h = blink_header(page);
-  mach_write_to_2(h + (PAGE_BLINK_MAGIC - PAGE_BLINK_HEADER),
-                  PAGE_BLINK_MAGIC_VALUE);
-  mach_write_to_2(h + (PAGE_BLINK_FLAGS - PAGE_BLINK_HEADER), flags);
-  mach_write_to_2(h + (PAGE_BLINK_HK_ORIGIN - PAGE_BLINK_HEADER), hk.origin);
-  mach_write_to_2(h + (PAGE_BLINK_HK_EXTRA - PAGE_BLINK_HEADER), hk.extra);
-  mach_write_to_2(h + (PAGE_BLINK_HK_DATA - PAGE_BLINK_HEADER), hk.data);
+  blink_format::Header h;
+  h.flags = flags;
+  h.origin = static_cast<uint16_t>(hk.origin);
+  h.extra = static_cast<uint16_t>(hk.extra);
+  h.data = static_cast<uint16_t>(hk.data);
+  blink_format::write(page, h);
 }
 
 /** Write and log the B-link header.  MC1: a change of the high key or of
@@ -99,25 +119,28 @@ page_blink_hk_t place_at_heap_top(page_t *page, const byte *src,
 
 }  // namespace
 
-bool page_blink_has_header(const page_t *page) { return magic_set(page); }
-
-page_blink_hk_t page_blink_get_hk(const page_t *page) {
-  page_blink_hk_t hk;
-  if (magic_set(page)) {
-    hk.origin = header_field(page, PAGE_BLINK_HK_ORIGIN);
-    hk.extra = header_field(page, PAGE_BLINK_HK_EXTRA);
-    hk.data = header_field(page, PAGE_BLINK_HK_DATA);
-  }
-  return hk;
+bool page_blink_in_use(const page_t *page, const dict_index_t *index) {
+  return blink_format::in_use(index->blink, page_get_page_no(page),
+                              dict_index_get_page(index));
 }
 
-const rec_t *page_blink_get_hk_rec(const page_t *page) {
-  const page_blink_hk_t hk = page_blink_get_hk(page);
+bool page_blink_stock_page_has_magic(const page_t *page) {
+  return blink_format::magic_set(page);
+}
+
+page_blink_hk_t page_blink_get_hk(const page_t *page,
+                                  const dict_index_t *index) {
+  return to_hk(blink_format::read(page, page_blink_in_use(page, index)));
+}
+
+const rec_t *page_blink_get_hk_rec(const page_t *page,
+                                   const dict_index_t *index) {
+  const page_blink_hk_t hk = page_blink_get_hk(page, index);
   return hk.exists() ? page + hk.origin : nullptr;
 }
 
-uint16_t page_blink_get_flags(const page_t *page) {
-  return magic_set(page) ? header_field(page, PAGE_BLINK_FLAGS) : 0;
+uint16_t page_blink_get_flags(const page_t *page, const dict_index_t *index) {
+  return blink_format::read(page, page_blink_in_use(page, index)).flags;
 }
 
 bool page_blink_set_hk(buf_block_t *block, dict_index_t *index,
@@ -126,7 +149,8 @@ bool page_blink_set_hk(buf_block_t *block, dict_index_t *index,
 
   ut_ad(page_is_comp(page));
   ut_ad(!buf_block_get_page_zip(block));
-  ut_ad(!page_blink_get_hk(page).exists());
+  ut_ad(page_blink_in_use(page, index));
+  ut_ad(!raw_hk(page).exists());
   ut_ad(rec_get_status(hk) == REC_STATUS_NODE_PTR);
   ut_ad(rec_offs_validate(hk, index, offsets));
 
@@ -148,13 +172,13 @@ bool page_blink_set_hk(buf_block_t *block, dict_index_t *index,
 
   mlog_log_string(page + to.start(), to.rec_size(), mtr);
   mlog_log_string(page + PAGE_HEADER + PAGE_HEAP_TOP, 2, mtr);
-  write_header(block, page_blink_get_flags(page), to, mtr);
+  write_header(block, raw_flags(page), to, mtr);
   return true;
 }
 
 void page_blink_remove_hk(buf_block_t *block, mtr_t *mtr) {
   page_t *page = buf_block_get_frame(block);
-  const page_blink_hk_t hk = page_blink_get_hk(page);
+  const page_blink_hk_t hk = raw_hk(page);
   if (!hk.exists()) {
     return;
   }
@@ -166,17 +190,18 @@ void page_blink_remove_hk(buf_block_t *block, mtr_t *mtr) {
   page_header_set_field(page, nullptr, PAGE_GARBAGE, garbage + hk.rec_size());
   mlog_log_string(page + PAGE_HEADER + PAGE_GARBAGE, 2, mtr);
 
-  write_header(block, page_blink_get_flags(page), page_blink_hk_t{}, mtr);
+  write_header(block, raw_flags(page), page_blink_hk_t{}, mtr);
 }
 
 void page_blink_set_flags(buf_block_t *block, uint16_t flags, mtr_t *mtr) {
   page_t *page = buf_block_get_frame(block);
   ut_ad(!(flags & ~PAGE_BLINK_KNOWN_FLAGS));
-  write_header(block, flags, page_blink_get_hk(page), mtr);
+  write_header(block, flags, raw_hk(page), mtr);
 }
 
-rec_t *page_blink_copy_hk(const page_t *page, byte *buf) {
-  const page_blink_hk_t hk = page_blink_get_hk(page);
+rec_t *page_blink_copy_hk(const page_t *page, const dict_index_t *index,
+                          byte *buf) {
+  const page_blink_hk_t hk = page_blink_get_hk(page, index);
   ut_a(hk.exists());
   memcpy(buf, page + hk.start(), hk.rec_size());
   return buf + hk.extra;
@@ -198,8 +223,7 @@ rec_t *page_blink_build_hk(const dict_index_t *index, const rec_t *rec,
 
 bool page_blink_is_blink_page(const buf_block_t *block,
                               const dict_index_t *index) {
-  return index->blink &&
-         block->page.id.page_no() != dict_index_get_page(index);
+  return page_blink_in_use(buf_block_get_frame(block), index);
 }
 
 void page_blink_init(buf_block_t *block, mtr_t *mtr) {
@@ -252,8 +276,8 @@ Page_blink_keeper::Page_blink_keeper(buf_block_t *block,
   }
   const page_t *page = buf_block_get_frame(block);
   m_active = true;
-  m_flags = page_blink_get_flags(page);
-  m_hk = page_blink_get_hk(page);
+  m_flags = raw_flags(page);
+  m_hk = raw_hk(page);
   if (m_hk.exists()) {
     m_bytes.assign(page + m_hk.start(), page + m_hk.start() + m_hk.rec_size());
     /* Logged, so that redo replay of what follows (a reorganize, which
@@ -283,17 +307,16 @@ Page_blink_keeper::~Page_blink_keeper() {
 bool page_blink_validate_hk(const page_t *page, const dict_index_t *index,
                             ulint *size) {
   *size = 0;
-  if (!index->blink || page_get_page_no(page) == dict_index_get_page(index) ||
-      !magic_set(page)) {
+  if (!page_blink_in_use(page, index)) {
     return true;
   }
-  const uint16_t flags = page_blink_get_flags(page);
+  const uint16_t flags = raw_flags(page);
   if (flags & ~PAGE_BLINK_KNOWN_FLAGS) {
     ib::error() << "B-link page " << page_get_page_no(page)
                 << " has unknown flags " << flags;
     return false;
   }
-  const page_blink_hk_t hk = page_blink_get_hk(page);
+  const page_blink_hk_t hk = raw_hk(page);
   if (!hk.exists()) {
     return true;
   }
