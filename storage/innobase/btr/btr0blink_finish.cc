@@ -198,14 +198,16 @@ bool is_page_of(const page_t *page, const dict_index_t *index) {
 }
 
 buf_block_t *latch_page(dict_index_t *index, page_no_t page_no,
-                        ulint rw_latch, mtr_t *mtr) {
+                        ulint rw_latch, mtr_t *mtr,
+                        Page_fetch fetch = Page_fetch::NORMAL) {
   /* LO3: no page latch after the tablespace latch (an allocation). */
   ut_ad(!mtr_memo_contains(mtr, fil_space_get_latch(index->space),
                            MTR_MEMO_X_LOCK));
-  buf_block_t *block = btr_block_get(
+  buf_block_t *block = buf_page_get_gen(
       page_id_t(dict_index_get_space(index), page_no),
-      dict_table_page_size(index->table), rw_latch, UT_LOCATION_HERE, index,
-      mtr);
+      dict_table_page_size(index->table), rw_latch, nullptr, fetch,
+      UT_LOCATION_HERE, mtr);
+  buf_block_dbg_add_level(block, SYNC_TREE_NODE);
   return block;
 }
 
@@ -256,7 +258,14 @@ bool read_flagged(dict_index_t *index, page_no_t page_no, mem_heap_t *heap,
                   Flagged *f) {
   mtr_t mtr;
   mtr.start();
-  buf_block_t *block = latch_page(index, page_no, RW_S_LATCH, &mtr);
+  /* FS1: the page number may have been read before index->lock was taken
+  (an insert's descent, before its commit): an exclusive path may have
+  finished the split and freed the page meanwhile (G0).  A freed page is
+  read as it was left: without the flag (X2 finishes a split before its
+  page is merged, X4 frees a half without it), or no longer of this
+  index. */
+  buf_block_t *block =
+      latch_page(index, page_no, RW_S_LATCH, &mtr, Page_fetch::POSSIBLY_FREED);
   const page_t *page = buf_block_get_frame(block);
   /* R1: the root is never flagged; a page that is no longer of this index
   has been merged away, its split with it. */
@@ -723,6 +732,7 @@ void btr_blink_insert_done() {
     t_splits.met_leaf = t_splits.met_passed = FIL_NULL;
     /* FS1: no latch is held here; the finishing takes S without waiting
     behind an exclusive path, which finishes it anyway (X2). */
+    DEBUG_SYNC_C("blink_insert_done_met");
     rw_lock_t *lock = dict_index_get_lock(met_index);
     ut_ad(!rw_lock_own_flagged(
         lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
