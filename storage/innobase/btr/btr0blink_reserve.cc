@@ -93,7 +93,8 @@ struct Space_reserve {
   bool loaded{false};
   /** RV5: a refill runs; others skip theirs. */
   bool refilling{false};
-  /** Page 0 names a page that is not this directory: no reserve here. */
+  /** Page 0 names a page that is not a directory (RV3), or another
+  directory than the known one (disable()): no reserve here. */
   bool disabled{false};
   page_no_t directory{FIL_NULL};
   /** RV4: the ids of the table's B-link indexes when live_segments were
@@ -374,6 +375,24 @@ void update(const dict_table_t *table, space_id_t space,
   }
 }
 
+/** RV4: page 0 names another directory than the one this server wrote:
+the tablespace gets no reserve until the server restarts (RV3 then reads
+what page 0 names).  The pages listed in the known directory stay
+allocated and unused, and the validator counts them as leaked (A1). */
+void disable(space_id_t space, page_no_t named, page_no_t known) {
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    Space_reserve &reserve = reserves[space];
+    reserve.disabled = true;
+    reserve.pools.clear();
+  }
+  ib::error() << "B-link: page 0 of tablespace " << space << " names page "
+              << named << " as its reserve directory, not page "
+              << (known == FIL_NULL ? 0 : known)
+              << "; the reserve of this tablespace is off until a restart,"
+              << " its indexes allocate inside their splits";
+}
+
 /** RV1: write the directory: every unused and in-flight page of the
 tablespace, and the new ones. */
 void write_directory(buf_block_t *block, const std::vector<Entry> &entries,
@@ -482,9 +501,15 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
     have = reserve.pools[segment].pages.size();
   }
   /* Only IMPORT replaces the file under a tablespace id (TRUNCATE makes a
-  new one), and it forgets what was known (RV4). */
-  ut_a(mach_read_from_4(directory_pointer(page0)) ==
-       (directory == FIL_NULL ? 0 : directory));
+  new one), and it forgets what was known (RV4): page 0 names the known
+  directory unless something wrote it behind this code's back. */
+  page_no_t named = mach_read_from_4(directory_pointer(page0));
+  DBUG_EXECUTE_IF("blink_reserve_directory_moved", ++named;);
+  if (named != (directory == FIL_NULL ? 0 : directory)) {
+    mtr.commit();
+    disable(space, named, directory);
+    return 0;
+  }
   const ulint capacity = directory_capacity(page_size);
   const ulint want = std::min({REFILL_BATCH, target - std::min(target, have),
                                capacity - std::min(capacity, n_entries)});
@@ -596,7 +621,7 @@ bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags) {
   if (!DBUG_EVALUATE_IF("blink_reserve_empty", true, false)) {
     std::lock_guard<std::mutex> guard(reserve_mutex);
     auto reserve = reserves.find(index->space);
-    if (reserve != reserves.end()) {
+    if (reserve != reserves.end() && !reserve->second.disabled) {
       auto segment = reserve->second.segment_of.find(index->id);
       taken = segment != reserve->second.segment_of.end() &&
               pop_locked(reserve->second, index->space, segment->second);
