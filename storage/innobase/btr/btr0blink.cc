@@ -450,23 +450,20 @@ bool btr_blink_page_room_ok(const dict_index_t *index, const page_t *page) {
          btr_blink_node_ptr_max_size(index);
 }
 
-ulint btr_blink_max_insert_size(const dict_index_t *index, const page_t *page,
-                                ulint max_size) {
-  if (!index->blink) {
-    return max_size;
-  }
+ulint btr_blink_max_insert_size_low(const dict_index_t *index,
+                                    const page_t *page, ulint max_size) {
+  ut_ad(index->blink);
   /* H1: a root has no high key, whatever its segment header spells. */
   const ulint room = max_size + page_blink_get_hk(page, index).rec_size();
   const ulint reserve = btr_blink_hk_reserve(index);
   return room > reserve ? room - reserve : 0;
 }
 
-bool btr_blink_entry_fits(const dict_index_t *index, const page_t *page,
-                          const dtuple_t *entry) {
-  return !index->blink ||
-         btr_blink_max_insert_size(
+bool btr_blink_entry_fits_low(const dict_index_t *index, const page_t *page,
+                              const dtuple_t *entry) {
+  return btr_blink_max_insert_size_low(
              index, page, page_get_max_insert_size_after_reorganize(page, 1)) >=
-             rec_get_converted_size(index, entry);
+         rec_get_converted_size(index, entry);
 }
 
 void btr_blink_bulk_set_hk(dict_index_t *index, buf_block_t *block,

@@ -33,6 +33,7 @@ for more details.
 
 #include "btr0types.h"
 #include "db0err.h"
+#include "dict0mem.h"
 #include "dict0types.h"
 #include "fsp0types.h"
 #include "mem0mem.h"
@@ -239,6 +240,10 @@ a high key of any length its index allows in place of its current one.
 bytes of its current high key reach btr_blink_node_ptr_max_size(index) */
 bool btr_blink_page_room_ok(const dict_index_t *index, const page_t *page);
 
+/** btr_blink_max_insert_size() of a B-link index. */
+ulint btr_blink_max_insert_size_low(const dict_index_t *index,
+                                    const page_t *page, ulint max_size);
+
 /** F1: how many bytes of records a page can still take while keeping room
 for a high key of any length.  The one F1 room check of the insert, update
 and merge paths of btr0cur.cc and btr0btr.cc.
@@ -248,9 +253,17 @@ and merge paths of btr0cur.cc and btr0btr.cc.
                      reorganize, plus what the operation gives back)
 @return for a B-link index, max_size less the room kept for the high key
 (the page's current high key, at most the longest node pointer, counts as
-part of that room), so never more than max_size; for others, max_size */
-ulint btr_blink_max_insert_size(const dict_index_t *index, const page_t *page,
-                                ulint max_size);
+part of that room), so never more than max_size; for others, max_size
+(inline: the insert and update paths of stock indexes pay one test) */
+inline ulint btr_blink_max_insert_size(const dict_index_t *index,
+                                       const page_t *page, ulint max_size) {
+  return index->blink ? btr_blink_max_insert_size_low(index, page, max_size)
+                      : max_size;
+}
+
+/** btr_blink_entry_fits() of a B-link index. */
+bool btr_blink_entry_fits_low(const dict_index_t *index, const page_t *page,
+                              const dtuple_t *entry);
 
 /** F1: whether an entry fits on a page, after a reorganize if need be,
 with the room for a high key kept (btr_blink_max_insert_size()).
@@ -258,8 +271,10 @@ with the room for a high key kept (btr_blink_max_insert_size()).
 @param[in] page   its page
 @param[in] entry  a leaf entry or a node pointer of the page's level
 @return true for an index that is not B-link, whose inserts stock checks */
-bool btr_blink_entry_fits(const dict_index_t *index, const page_t *page,
-                          const dtuple_t *entry);
+inline bool btr_blink_entry_fits(const dict_index_t *index,
+                                 const page_t *page, const dtuple_t *entry) {
+  return !index->blink || btr_blink_entry_fits_low(index, page, entry);
+}
 
 /** Bulk load: write the high key of a full page (full up to
 btr_blink_hk_reserve()) whose right sibling will start with next_first.
