@@ -761,7 +761,7 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
               " interval on log values; each table's intervals are Bonferroni-corrected so that"
               " all of them hold together at 95 %. A ratio is bold only when its interval"
               " excludes 1, else *no difference measured* with the smallest effect the point"
-              " could detect (80 % power); see benchmarks/README.md, *Intervals*."]
+              " could detect (80 % power); see benchmarks/README.md, *Intervals on log values*."]
     if aa_pairs(servers):
         lines += ["A/A pairs (one server twice): %s. Their ratios are the noise; where an A/A"
                   " interval excludes 1 the A/B ratios of that point are not compared."

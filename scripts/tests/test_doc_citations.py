@@ -94,6 +94,12 @@ class Planted(unittest.TestCase):
         self.assertEqual(len(self.problems()), 1)
         self.assertIn('cites "Redo"', self.problems()[0])
 
+    def test_an_italic_heading_citation_is_checked_too(self):
+        self.write("benchmarks/x.py", '# see `README.md` *The two commands*\n')
+        self.assertEqual(self.problems(), [])
+        self.write("benchmarks/x.py", '# see README.md, *Intervals*\n')
+        self.assertIn('cites "Intervals"', self.problems()[0])
+
     def test_a_citation_of_a_missing_file_fails(self):
         self.write("scripts/x.sh", '# see README.operations.md, "Going back"\n')
         self.assertIn("README.operations.md, which does not exist", self.problems()[0])
@@ -107,7 +113,8 @@ class Planted(unittest.TestCase):
         self.assertIn("links #the-two-commandz", self.problems()[0])
 
     def test_history_in_a_protocol_text_fails(self):
-        for history in ("Readers (part 1)", "being built", "this session", "issue 12"):
+        for history in ("Readers (part 1)", "Format (part 4)", "being built", "this session",
+                        "issue 12"):
             self.write(doc_citations.PROTOCOL, PROTOCOL + "\n" + history + "\n")
             self.assertEqual(len(self.problems()), 1, history)
         self.write(doc_citations.PROTOCOL, PROTOCOL + "\nA session's transaction.\n")

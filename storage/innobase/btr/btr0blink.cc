@@ -454,9 +454,14 @@ ulint btr_blink_max_insert_size_low(const dict_index_t *index,
                                     const page_t *page, ulint max_size) {
   ut_ad(index->blink);
   /* H1: a root has no high key, whatever its segment header spells. */
-  const ulint room = max_size + page_blink_get_hk(page, index).rec_size();
+  const ulint hk_size = page_blink_get_hk(page, index).rec_size();
   const ulint reserve = btr_blink_hk_reserve(index);
-  return room > reserve ? room - reserve : 0;
+  /* F1: a high key is never longer than the room kept for it, so the
+  result never exceeds max_size; the merge check relies on that alone. */
+  ut_ad(hk_size <= reserve);
+  return std::min(max_size, max_size + hk_size > reserve
+                                ? max_size + hk_size - reserve
+                                : 0);
 }
 
 bool btr_blink_entry_fits_low(const dict_index_t *index, const page_t *page,

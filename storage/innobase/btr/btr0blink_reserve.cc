@@ -177,7 +177,8 @@ thread_local Taken t_taken;
 @return whether there was one */
 bool pop_locked(Space_reserve &reserve, space_id_t space, uint64_t segment) {
   auto pool = reserve.pools.find(segment);
-  if (pool == reserve.pools.end() || pool->second.pages.empty()) {
+  if (reserve.disabled || pool == reserve.pools.end() ||
+      pool->second.pages.empty()) {
     return false;
   }
   const page_no_t page_no = pool->second.pages.back();
@@ -621,7 +622,7 @@ bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags) {
   if (!DBUG_EVALUATE_IF("blink_reserve_empty", true, false)) {
     std::lock_guard<std::mutex> guard(reserve_mutex);
     auto reserve = reserves.find(index->space);
-    if (reserve != reserves.end() && !reserve->second.disabled) {
+    if (reserve != reserves.end()) {
       auto segment = reserve->second.segment_of.find(index->id);
       taken = segment != reserve->second.segment_of.end() &&
               pop_locked(reserve->second, index->space, segment->second);
@@ -699,7 +700,9 @@ const dict_index_t *btr_blink_reserve_after_commit() {
     }
     for (const page_no_t page_no : t_taken.unused) {
       reserve.in_flight.erase(page_no);
-      reserve.pools[t_taken.segment].pages.push_back(page_no);
+      if (!reserve.disabled) {
+        reserve.pools[t_taken.segment].pages.push_back(page_no);
+      }
     }
   }
   t_taken.unused.clear();

@@ -231,7 +231,7 @@ void page_blink_init(buf_block_t *block, mtr_t *mtr) {
 }
 
 #ifdef UNIV_DEBUG
-/** Tests of defect 3 (blink_header_owner): B-link header bytes on a page
+/** Tests of H1 (blink_header_owner): B-link header bytes on a page
 that is not a non-root page of a B-link index, as a root whose space id
 starts with the magic or a stock page with leftover bytes would carry.
 Written unlogged before a reorganize or page_create_empty() and taken away
