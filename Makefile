@@ -75,7 +75,7 @@ bench: source
 	@benchmarks/run $(BENCH)
 
 refresh-patches:
-	@python3 scripts/tree.py refresh build/stock/src build/fork/src $(if $(NEW),--new $(NEW))
+	@python3 scripts/tree.py refresh build/stock/src build/fork/src $(if $(NEW),--new $(NEW))$(if $(ADD), --add $(ADD))
 
 clean:
 	rm -rf build

@@ -8,16 +8,18 @@ The prepared tree is the pristine MySQL tree plus
     MySQL-tree paths (see OVERLAY_DIRS).
 
   tree.py prepare PRISTINE TREE   bring TREE up to date with the repository
-  tree.py refresh PRISTINE TREE [--new NAME.patch]
+  tree.py refresh PRISTINE TREE [--new NAME.patch | --add NAME.patch]
                                   copy edits made in TREE back: new files into
                                   the repository, upstream edits into the patch
-                                  that owns the file (or into a new patch)
+                                  that owns the file (or into a new patch, or
+                                  with --add into an existing one)
   tree.py check PRISTINE          check that the series applies (fast tier)
 
 Rules that keep this simple and lossless:
   * edits to an upstream file go to the last patch of the series that
     touches it; with --new NAME they all go to NAME, a new (or the last)
-    patch, as with quilt's top patch;
+    patch, as with quilt's top patch; with --add NAME the files no patch
+    touches yet go to NAME, an existing patch of the series;
   * overlay files must not exist upstream (an upstream edit is a patch);
   * prepare never overwrites a file edited by hand in TREE (it stops and
     says to run `make refresh-patches` or DISCARD=1), and warns about hand
@@ -277,7 +279,7 @@ def write_patch(pristine, tree, name, files):
     info("wrote patches/%s (%d files)" % (name, len(sections)))
 
 
-def refresh(pristine, tree, new):
+def refresh(pristine, tree, new, add=None):
     if not os.path.exists(os.path.join(tree, STATE)):
         die("%s was not prepared by this tool" % tree)
     state = load_state(tree)
@@ -291,6 +293,8 @@ def refresh(pristine, tree, new):
                 touched.setdefault(new, set()).add(f)
             elif f in own:
                 touched.setdefault(own[f], set()).add(f)
+            elif add:                                # no patch touches f: no order to keep
+                touched.setdefault(add, set()).add(f)
             else:
                 unowned.append(f)
         elif f.split("/", 1)[0] not in OVERLAY_DIRS:
@@ -300,8 +304,11 @@ def refresh(pristine, tree, new):
     # Decide everything before writing anything.
     if unowned:
         die("these upstream files were edited but belong to no patch:\n  %s\n"
-            "Name a new patch for them: make refresh-patches NEW=NNNN-what-it-does.patch"
+            "Name a new patch for them: make refresh-patches NEW=NNNN-what-it-does.patch,\n"
+            "or an existing one: make refresh-patches ADD=NNNN-existing.patch"
             % "\n  ".join(unowned))
+    if add and (new or add not in read_series()):
+        die("ADD=%s: name one patch of %s, without NEW" % (add, SERIES))
     if new:
         if not re.match(r"^\d{4}-[a-z0-9-]+\.patch$", new):
             die("patch name %s: use NNNN-what-it-does.patch" % new)
@@ -342,6 +349,7 @@ def main():
     ap.add_argument("tree", nargs="?")
     ap.add_argument("--discard", action="store_true")
     ap.add_argument("--new")
+    ap.add_argument("--add")
     a = ap.parse_args()
     if not os.path.exists(os.path.join(a.pristine, "MYSQL_VERSION")):
         die("%s is not a MySQL source tree" % a.pristine)
@@ -352,7 +360,7 @@ def main():
     elif a.cmd == "prepare":
         prepare(a.pristine, a.tree, a.discard)
     else:
-        refresh(a.pristine, a.tree, a.new)
+        refresh(a.pristine, a.tree, a.new, a.add)
 
 
 if __name__ == "__main__":

@@ -142,6 +142,26 @@ class TreeTest(unittest.TestCase):
         out = self.refresh("--new", "0001-five.patch", ok=False)
         self.assertIn("not the last patch", out)
 
+    def test_add_puts_unowned_files_into_an_earlier_patch(self):
+        self.prepare()
+        self.edit_tree("storage/innobase/a.cc", "line 5\n", "line five\n")
+        self.refresh("--new", "0001-five.patch")
+        self.edit_tree("storage/innobase/a.cc", "line 25\n", "line twenty-five\n")
+        self.refresh("--new", "0002-more.patch")
+        self.edit_tree("sql/b.cc", "b\n", "bee\n")
+        out = self.refresh("--add", "0009-none.patch", ok=False)
+        self.assertIn("name one patch", out)
+        self.refresh("--add", "0001-five.patch")
+        one = read(os.path.join(self.repo, "patches/0001-five.patch"))
+        two = read(os.path.join(self.repo, "patches/0002-more.patch"))
+        self.assertIn("+bee", one)
+        self.assertIn("+line five", one)                   # its other files kept
+        self.assertNotIn("bee", two)
+        shutil.rmtree(self.tree)
+        shutil.copytree(self.pristine, self.tree)
+        self.prepare()
+        self.assertEqual(read(os.path.join(self.tree, "sql/b.cc")), "bee\n")
+
     def test_patch_that_does_not_apply_names_patch_and_hunk(self):
         write(os.path.join(self.repo, "patches/series"), "0001-bad.patch\n")
         write(os.path.join(self.repo, "patches/0001-bad.patch"),
