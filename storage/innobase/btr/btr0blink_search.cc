@@ -18,14 +18,17 @@ The descent of a B-link index to its leaf level without latch coupling:
 one page latched at a time on the way down, move-right by the high key,
 move-left for the searches that latch the left neighbour too, and the
 descents to the first and last leaf.  The rules are in btr/README.blink.md:
-D1..D8 under "Descent with move-right", G0 under "Merges and discards". */
+D1..D8 under "Descent with move-right", G0 under "Merges and discards", C1..C3
+under "Corrupt pages". */
 
 #include "btr0blink.h"
 
+#include "btr0blink_chain.h"
 #include "btr0btr.h"
 #include "btr0cur.h"
 #include "btr0sea.h"
 #include "buf0buf.h"
+#include "dict0dict.h"
 #include "dict0mem.h"
 #include "mtr0mtr.h"
 #include "my_dbug.h"
@@ -77,6 +80,18 @@ struct Latched {
 than move right; then it moves right as the other descents do. */
 constexpr ulint ESTIMATE_RESTARTS = 3;
 
+/** C1: more restarts than this mean a corrupt index. */
+constexpr ulint MAX_RESTARTS =
+    blink_chain::max_restarts(BTR_MAX_LEVELS, ESTIMATE_RESTARTS);
+
+/** What a descent found wrong last: the page, the level it expected there,
+and why (C1..C3). */
+struct Mismatch {
+  page_no_t page_no{FIL_NULL};
+  ulint level{0};
+  const char *why{nullptr};
+};
+
 /** Where a descent goes: to a search tuple, or to an end of the index. */
 enum class Blink_target { KEY, FIRST, LAST };
 
@@ -126,10 +141,14 @@ class Blink_descent {
 
   /** Descend and position the cursor on the leaf level, the leaf latched
   in the mode asked for (and its left neighbour for the PREV modes), or on
-  the level asked for. */
-  void run() {
+  the level asked for.
+  @return false if the index is corrupt (C1, C2, C3): no page is latched */
+  bool run() {
     while (!descend()) {
       release_all();
+      if (m_corrupt || m_restarts == MAX_RESTARTS) {
+        return false;
+      }
       btr_blink_stats.descent_restarts.fetch_add(1, std::memory_order_relaxed);
       ++m_restarts;
     }
@@ -141,7 +160,14 @@ class Blink_descent {
         btr_blink_writer_descended(m_index, m_flagged_passed);
       }
     }
+    return true;
   }
+
+  /** Report the corruption that made run() fail (C3): log it, mark the
+  index corrupted, and leave the cursor on no page for the caller's
+  Blink_corruption_scope, or stop the server if it has none.
+  @param[in] may_return  false: stop the server even inside a scope */
+  void report_corrupt(bool may_return = true);
 
  private:
   /** Remember l's page if it is the first page flagged as an incomplete
@@ -215,6 +241,24 @@ class Blink_descent {
            page_is_comp(page) == dict_table_is_comp(m_index->table);
   }
 
+  /** is_expected(), remembering the page for report_corrupt() if not. */
+  bool check(const Latched &l, ulint level) {
+    if (is_expected(l, level)) {
+      return true;
+    }
+    m_mismatch = {l.page_no(), level, "not an index page of this index at the"
+                                      " level its page number was read for"};
+    return false;
+  }
+
+  /** C2, C3: note a page whose links or records cannot be those of a sound
+  index; the descent then fails without a restart. */
+  bool corrupt(page_no_t page_no, ulint level, const char *why) {
+    m_mismatch = {page_no, level, why};
+    m_corrupt = true;
+    return false;
+  }
+
   /** D3: whether the tuple lies right of the page's key range; D6: whether
   the descent to the last leaf must move right (the page has a right
   sibling). */
@@ -277,6 +321,10 @@ class Blink_descent {
   Latched m_left;
   ulint m_n_latched{0};
   ulint m_restarts{0};
+  /** The last page found wrong, and whether it proves corruption at once
+  (C2, C3) rather than after C1's restarts. */
+  Mismatch m_mismatch;
+  bool m_corrupt{false};
   /** The level of the root when the descent latched it. */
   ulint m_root_height{0};
   /** The first page flagged as an incomplete split that this attempt
@@ -342,6 +390,7 @@ bool Blink_descent::above_high_key(const Latched &l) {
 }
 
 bool Blink_descent::move_right(ulint rw_latch, ulint level, bool keep_left) {
+  blink_chain::Cycle_check cycle(m_cur.page_no());
   while (above_high_key(m_cur)) {
     if (m_estimate && m_restarts < ESTIMATE_RESTARTS) {
       /* D8: a path that moved right disagrees with its parent's position,
@@ -352,9 +401,13 @@ bool Blink_descent::move_right(ulint rw_latch, ulint level, bool keep_left) {
     /* FS1: a flagged page left for its right half, which lacks its node
     pointer (or has it, and the flag is about to be cleared). */
     note_flagged(m_cur);
-    const page_no_t right_no = btr_page_get_next(m_cur.page(), m_mtr);
+    page_no_t right_no = btr_page_get_next(m_cur.page(), m_mtr);
+    DBUG_EXECUTE_IF("blink_right_link_cycle", right_no = m_cur.page_no(););
+    if (cycle.step(right_no)) {
+      return corrupt(m_cur.page_no(), level, "its right links form a cycle");
+    }
     Latched right = latch(right_no, rw_latch, &m_cur);
-    if (!is_expected(right, level)) {
+    if (!check(right, level)) {
       release(right);
       return false;
     }
@@ -385,6 +438,12 @@ bool Blink_descent::descend() {
   const page_no_t root_no = dict_index_get_page(m_index);
 
   m_cur = latch(root_no, RW_S_LATCH, nullptr);
+  /* C1: the root's page number comes from the dictionary, never stale. */
+  if (!is_expected(m_cur, btr_page_get_level(m_cur.page())) ||
+      btr_page_get_level(m_cur.page()) >= BTR_MAX_LEVELS) {
+    return corrupt(root_no, btr_page_get_level(m_cur.page()),
+                   "the root is not a root page of this index");
+  }
   if (m_writer || m_level > 0) {
     /* LO4: only a writer's or the cascade's descent may be followed by a
     leveled split. */
@@ -420,9 +479,8 @@ bool Blink_descent::descend() {
     /* The page's key range starts at its first node pointer's key (the
     separator it was reached by, S3, G4) or it is the leftmost page, whose
     first node pointer is the minimum record. */
-    ut_ad(page_rec_is_user_rec(node_ptr));
     if (!page_rec_is_user_rec(node_ptr)) {
-      return false;
+      return corrupt(m_cur.page_no(), height, "a non-leaf page has no record");
     }
     if (m_heap == nullptr) {
       m_heap = mem_heap_create(256, UT_LOCATION_HERE);
@@ -434,6 +492,13 @@ bool Blink_descent::descend() {
                                                      height == 1) {
       child_no = root_no;
     });
+    DBUG_EXECUTE_IF("blink_descent_corrupt_child", if (height == 1) {
+      child_no = root_no;
+    });
+    DBUG_EXECUTE_IF("blink_descent_corrupt_secondary",
+                    if (height == 1 && !m_index->is_clustered()) {
+                      child_no = root_no;
+                    });
 
     /* D2: the parent is released before the child is latched. */
     release(m_cur);
@@ -451,11 +516,11 @@ bool Blink_descent::descend() {
         return latch_leaf_with_left(child_no);
       }
       m_cur = latch(child_no, m_leaf_latch, nullptr);
-      return is_expected(m_cur, m_level) && move_right(m_leaf_latch, m_level);
+      return check(m_cur, m_level) && move_right(m_leaf_latch, m_level);
     }
 
     m_cur = latch(child_no, RW_S_LATCH, nullptr);
-    if (!is_expected(m_cur, height)) {
+    if (!check(m_cur, height)) {
       return false;
     }
   }
@@ -485,7 +550,7 @@ void Blink_descent::search_node_ptr(page_cur_mode_t page_mode) {
 bool Blink_descent::latch_leaf_with_left(page_no_t leaf_no) {
   /* Find the leaf and read its left link, alone. */
   m_cur = latch(leaf_no, RW_S_LATCH, nullptr);
-  if (!is_expected(m_cur, 0) || !move_right(RW_S_LATCH, 0)) {
+  if (!check(m_cur, 0) || !move_right(RW_S_LATCH, 0)) {
     return false;
   }
   leaf_no = m_cur.page_no();
@@ -497,9 +562,10 @@ bool Blink_descent::latch_leaf_with_left(page_no_t leaf_no) {
     /* D5: latch the left neighbour; if it split since, its right link
     names a half of it: move right until the right link is the leaf. */
     m_left = latch(left_no, m_leaf_latch, nullptr);
-    if (!is_expected(m_left, 0)) {
+    if (!check(m_left, 0)) {
       return false;
     }
+    blink_chain::Cycle_check cycle(left_no);
     for (;;) {
       const page_no_t next = btr_page_get_next(m_left.page(), m_mtr);
       if (next == leaf_no) {
@@ -507,12 +573,13 @@ bool Blink_descent::latch_leaf_with_left(page_no_t leaf_no) {
       }
       /* Under G0 the walk ends at the leaf: the pages between are halves
       of splits of the old left neighbour. */
-      ut_ad(next != FIL_NULL);
-      if (next == FIL_NULL) {
-        return false;
+      if (next == FIL_NULL || cycle.step(next)) {
+        return corrupt(m_left.page_no(), 0,
+                       "the right links from the left neighbour of a leaf"
+                       " do not lead to the leaf");
       }
       Latched right = latch(next, m_leaf_latch, &m_left);
-      if (!is_expected(right, 0)) {
+      if (!check(right, 0)) {
         release(right);
         return false;
       }
@@ -578,9 +645,35 @@ void Blink_descent::search_leaf() {
   ut_ad(cursor->low_match != ULINT_UNDEFINED || m_mode != PAGE_CUR_LE);
 }
 
+void Blink_descent::report_corrupt(bool may_return) {
+  ut_ad(m_n_latched == 0);
+  m_cursor->page_cur.block = nullptr;
+  m_cursor->page_cur.rec = nullptr;
+  if (!m_index->is_corrupted()) {
+    ib::error() << "B-link index " << m_index->name() << " of table "
+                << m_index->table->name << " is corrupt: page "
+                << m_mismatch.page_no << ", expected at level "
+                << m_mismatch.level << ": " << m_mismatch.why << " (after "
+                << m_restarts << " restarts of the descent). The index is"
+                << " marked corrupted; CHECK TABLE names it, and rebuilding"
+                << " it (or the table, for the clustered index) repairs it.";
+  }
+  /* C3: after the descent's latches and, unless the caller holds it,
+  index->lock are released; stock marks an index the same way from the
+  middle of a row operation (row_ins_sec_index_entry_low()). */
+  dict_set_corrupted(m_index);
+  if (!may_return || !Blink_corruption_scope::report()) {
+    ib::fatal(UT_LOCATION_HERE)
+        << "B-link index " << m_index->name() << " of table "
+        << m_index->table->name << " is corrupt and this search cannot"
+        << " return an error; it is marked corrupted, so that after the"
+        << " restart statements that use it fail instead";
+  }
+}
+
 /** Run a descent under index->lock in S (D1), unless the caller holds the
 lock, and release the lock once the leaf is latched, as the stock leaf
-searches do. */
+searches do; report a corrupt index (C3) once the lock is released. */
 void run_under_s_lock(Blink_descent &descent, dict_index_t *index,
                       bool s_latch_by_caller, mtr_t *mtr) {
   const ulint savepoint = mtr_set_savepoint(mtr);
@@ -593,11 +686,14 @@ void run_under_s_lock(Blink_descent &descent, dict_index_t *index,
                             RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX |
                                 RW_LOCK_FLAG_X));
 
-  descent.run();
+  const bool found = descent.run();
 
   if (take_lock) {
     mtr_release_s_latch_at_savepoint(mtr, savepoint,
                                      dict_index_get_lock(index));
+  }
+  if (!found) {
+    descent.report_corrupt();
   }
 }
 
@@ -637,7 +733,10 @@ void btr_blink_search_level(dict_index_t *index, ulint level,
   cursor->index = index;
   Blink_descent descent(Blink_target::KEY, index, tuple, PAGE_CUR_LE,
                         BTR_MODIFY_LEAF, false, cursor, location, mtr, level);
-  descent.run();
+  if (!descent.run()) {
+    /* A split half published cannot be taken back (SP3). */
+    descent.report_corrupt(false);
+  }
 }
 
 bool btr_blink_open_at_side(bool from_left, dict_index_t *index,

@@ -496,6 +496,41 @@ index->lock in SX or X, so the lock's writer mode is its own.
 @return true for a stock index or when this thread holds the lock in X */
 bool btr_blink_merge_allowed(dict_index_t *index);
 
+/** A caller that turns a corrupt B-link index met by its leaf search into
+an error (README.blink.md, "Corrupt pages", C3).  Inside a scope, a
+btr_blink_search_leaf() or btr_blink_open_at_side() that finds the index
+corrupt logs it, marks the index corrupted and returns with no page latched
+and the cursor on no page, and found() says so; outside any scope it stops
+the server after marking the index, as stock does for a corrupt page.
+Scopes nest; the innermost one of the thread takes the report. */
+class Blink_corruption_scope {
+ public:
+  Blink_corruption_scope() : m_outer(s_innermost) { s_innermost = this; }
+  ~Blink_corruption_scope() { s_innermost = m_outer; }
+
+  Blink_corruption_scope(const Blink_corruption_scope &) = delete;
+  Blink_corruption_scope &operator=(const Blink_corruption_scope &) = delete;
+
+  /** @return whether a search in this scope found its index corrupt */
+  bool found() const { return m_found; }
+
+  /** Tell the innermost scope of this thread that its search found the
+  index corrupt.
+  @return false if the thread is in no scope */
+  static bool report() {
+    if (s_innermost == nullptr) {
+      return false;
+    }
+    s_innermost->m_found = true;
+    return true;
+  }
+
+ private:
+  static inline thread_local Blink_corruption_scope *s_innermost{nullptr};
+  Blink_corruption_scope *const m_outer;
+  bool m_found{false};
+};
+
 /** The descent of a B-link index to its leaf level for the leaf latch
 modes (README.blink.md, "Descent with move-right", D1..D5): one page
 latched at a time, move-right by the high key, move-left for the PREV
@@ -509,7 +544,9 @@ latch-coupled descent.
                                   btr_estimate_n_rows_in_range() (D8)
 @param[in]     s_latch_by_caller  the caller holds index->lock (S or SX)
 @param[in,out] cursor             tree cursor, positioned on the leaf (its
-                                  left_block set for the PREV modes)
+                                  left_block set for the PREV modes), or on
+                                  no page if the index is corrupt (C3,
+                                  Blink_corruption_scope)
 @param[in]     location           caller, for the page latches
 @param[in,out] mtr                mini-transaction
 @return false (nothing done) if latch_mode is not BTR_SEARCH_LEAF,
