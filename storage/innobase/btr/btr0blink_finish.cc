@@ -754,6 +754,25 @@ void btr_blink_insert_done() {
   }
 }
 
+void btr_blink_finish_splits(dict_index_t *index,
+                             const std::vector<page_no_t> &pages) {
+  if (pages.empty()) {
+    return;
+  }
+  rw_lock_t *lock = dict_index_get_lock(index);
+  /* FS1: no latch is held; a page freed or finished since it was noted is
+  passed over (FS2). */
+  ut_ad(!rw_lock_own_flagged(
+      lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
+  rw_lock_s_lock(lock, UT_LOCATION_HERE);
+  for (const page_no_t page_no : pages) {
+    if (!finish_split(index, page_no)) {
+      break;
+    }
+  }
+  rw_lock_s_unlock(lock);
+}
+
 void btr_blink_latch_right(btr_cur_t *cursor, mtr_t *mtr) {
   dict_index_t *index = cursor->index;
   if (!index->blink || !btr_blink_split_leveled(index)) {

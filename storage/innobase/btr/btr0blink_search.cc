@@ -360,11 +360,13 @@ bool Blink_descent::above_high_key(const Latched &l) {
       break;
   }
   /* HK1: a page with a right sibling has a high key; the root never has a
-  right sibling (R1), so the B-link header is in use here (H1). */
+  right sibling (R1), so the B-link header is in use here (H1).  Without
+  it the descent could stay left of its key and miss rows (C1). */
   const rec_t *hk = page_blink_get_hk_rec(page, m_index);
-  ut_ad(hk != nullptr);
+  DBUG_EXECUTE_IF("blink_descent_no_high_key", hk = nullptr;);
   if (hk == nullptr) {
-    return false;
+    return corrupt(l.page_no(), btr_page_get_level(page),
+                   "it has a right sibling but no high key (HK1)");
   }
   if (m_heap == nullptr) {
     m_heap = mem_heap_create(256, UT_LOCATION_HERE);
@@ -422,7 +424,7 @@ bool Blink_descent::move_right(ulint rw_latch, ulint level, bool keep_left) {
     m_cur = right;
     btr_blink_stats.move_rights.fetch_add(1, std::memory_order_relaxed);
   }
-  return true;
+  return !m_corrupt;
 }
 
 bool Blink_descent::descend() {

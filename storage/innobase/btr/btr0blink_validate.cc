@@ -113,6 +113,7 @@ for more details.
  bt_index_check may. */
 
 #include "btr0blink.h"
+#include "btr0blink_finish.h"
 #include "btr0blink_reserve.h"
 
 #include <map>
@@ -133,6 +134,7 @@ for more details.
 #include "page0blink.h"
 #include "page0page.h"
 #include "rem0cmp.h"
+#include "srv0srv.h"
 #include "trx0trx.h"
 
 #ifdef UNIV_DEBUG
@@ -1034,8 +1036,16 @@ left to right; a root raise meanwhile only adds a level above the ones
 walked. */
 class Online_validator : private Page_checks {
  public:
-  Online_validator(dict_index_t *index, const trx_t *trx)
-      : Page_checks(index, trx, " (online check)") {}
+  /** @param[out] flagged  if not nullptr, the pages flagged as incomplete
+                          splits that the walk met, at most MAX_FLAGGED */
+  Online_validator(dict_index_t *index, const trx_t *trx,
+                   std::vector<page_no_t> *flagged = nullptr)
+      : Page_checks(index, trx, " (online check)"), m_flagged(flagged) {}
+
+  /** The most flagged pages a walk notes for finishing: CHECK TABLE
+  finishes them after the walk (btr_blink_check_table()); writers finish
+  the others as they meet them (FS1). */
+  static constexpr size_t MAX_FLAGGED = 1024;
 
   /** Walk every level.  Throws Violation or Interrupted. */
   void run() {
@@ -1088,6 +1098,14 @@ class Online_validator : private Page_checks {
     return mtr;
   }
 
+  void note_flagged(const page_t *page) {
+    if (m_flagged != nullptr && m_flagged->size() < MAX_FLAGGED &&
+        page_get_page_no(page) != m_root_no &&
+        blink_finish::is_flagged(page, m_index)) {
+      m_flagged->push_back(page_get_page_no(page));
+    }
+  }
+
   /** Walk one level from its leftmost page along its right links, each
   page checked alone and with its left neighbour. */
   void walk_level(ulint level) {
@@ -1096,6 +1114,7 @@ class Online_validator : private Page_checks {
     check_left_link(page_get_page_no(page), level,
                     btr_page_get_prev(page, mtr->get()), FIL_NULL);
     Records recs = check_page_alone(page, level);
+    note_flagged(page);
     page_no_t n_pages = 1;
     for (page_no_t next = btr_page_get_next(page, mtr->get());
          next != FIL_NULL;) {
@@ -1104,6 +1123,7 @@ class Online_validator : private Page_checks {
       Mtr right_mtr = std::make_unique<Scoped_mtr>();
       const page_t *right = latch(next, right_mtr->get());
       const Records right_recs = check_page_alone(right, level);
+      note_flagged(right);
       check_with_left_sibling(page, recs, right, right_recs, level,
                               right_mtr->get());
       mtr = std::move(right_mtr);
@@ -1145,16 +1165,20 @@ class Online_validator : private Page_checks {
         "the high key of page " + std::to_string(page_no), right_recs.first,
         right_no, level);
   }
+
+  std::vector<page_no_t> *const m_flagged;
 };
 
 }  // namespace
 
 namespace {
 /** Run a walk under the index lock, S for the online one, X otherwise,
-and report its first violation. */
+and report its first violation.
+@param[in] walk  constructs and runs the walk; throws Violation or
+                 Interrupted */
 template <typename Walk>
-bool run_walk(dict_index_t *index, const trx_t *trx, std::string *msg,
-              bool online) {
+bool run_walk(dict_index_t *index, std::string *msg, bool online,
+              Walk walk) {
   ut_ad(index->blink);
   mtr_t lock_mtr;
   lock_mtr.start();
@@ -1165,7 +1189,7 @@ bool run_walk(dict_index_t *index, const trx_t *trx, std::string *msg,
   }
   bool ok = true;
   try {
-    Walk(index, trx).run();
+    walk();
   } catch (const Violation &v) {
     *msg = v.msg;
     ok = false;
@@ -1184,13 +1208,26 @@ bool btr_blink_validate_index(dict_index_t *index, const trx_t *trx,
                               std::string *msg) {
   /* X: no structure change runs during the walk, leaf records may change
   (see the comment at the top of this file). */
-  return run_walk<Validator>(index, trx, msg, false);
+  return run_walk(index, msg, false, [&] { Validator(index, trx).run(); });
 }
 
 bool btr_blink_validate_index_online(dict_index_t *index, const trx_t *trx,
                                      std::string *msg) {
   /* S: splits run during the walk, merges do not (G0). */
-  return run_walk<Online_validator>(index, trx, msg, true);
+  return run_walk(index, msg, true,
+                  [&] { Online_validator(index, trx).run(); });
+}
+
+bool btr_blink_check_table(dict_index_t *index, const trx_t *trx,
+                           std::string *msg) {
+  std::vector<page_no_t> flagged;
+  const bool ok = run_walk(index, msg, true, [&] {
+    Online_validator(index, trx, &flagged).run();
+  });
+  if (ok && !srv_read_only_mode) {
+    btr_blink_finish_splits(index, flagged);
+  }
+  return ok;
 }
 
 ulint btr_blink_validate_all(std::string *msg, bool online) {

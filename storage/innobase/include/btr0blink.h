@@ -28,6 +28,7 @@ for more details.
 
 #include <atomic>
 #include <string>
+#include <vector>
 
 #include "univ.i"
 
@@ -609,6 +610,24 @@ which lets splits run and keeps merges out.
 @return true if no violation was found */
 bool btr_blink_validate_index_online(dict_index_t *index, const trx_t *trx,
                                      std::string *msg);
+
+/** CHECK TABLE's check of a B-link index (README.blink.md, "Validator,
+online"): the online walk under index->lock in S, which lets the reads and
+the row inserts of the index go on, then, with no latch held, the finishing
+of the incomplete splits the walk met, as writers finish them (FS1).
+CHECK TABLE ... EXTENDED runs the full walk instead.
+@param[in,out] index  B-link index
+@param[in]     trx    the checking transaction, for interruption
+@param[out]    msg    the first violation, if any
+@return true if no violation was found */
+bool btr_blink_check_table(dict_index_t *index, const trx_t *trx,
+                           std::string *msg);
+
+/** Finish the incomplete splits of the pages of index flagged when they
+were noted (FS1, FS2), taking index->lock in S; the caller holds no latch.
+Stops at the first that cannot be finished (no room in the tablespace). */
+void btr_blink_finish_splits(dict_index_t *index,
+                             const std::vector<page_no_t> &pages);
 
 /** Run the validator on every B-link index in the dictionary cache.
 @param[out] msg     the first violation
