@@ -28,6 +28,7 @@ for more details.
 
 #include <atomic>
 #include <string>
+#include <vector>
 
 #include "univ.i"
 
@@ -50,6 +51,7 @@ struct buf_block_t;
 struct trx_t;
 class Alter_inplace_info;
 class THD;
+struct TABLE_SHARE;
 
 /** innodb_btree_blink: index trees created while it is ON become B-link
 (M1).  Never consulted for an existing index: its marker decides. */
@@ -113,21 +115,91 @@ constexpr ulint BLINK_INDEX_TYPE_BIT = 4096;
 /** The key of the marker in the index's se_private_data (M2). */
 constexpr const char *BLINK_DD_KEY = "blink";
 
+/** The B-link choice of the CREATE TABLE or ALTER TABLE that runs on this
+thread while the object lives: BTREE_BLINK=ON or OFF in the COMMENT of the
+table and of its indexes (M5).  The tablespace and the index trees are
+created inside stock code that knows nothing of the comments, before stock
+parses MERGE_THRESHOLD from them; btr_blink_tablespace_flags() and
+btr_blink_decide() read the choice from here.  The comments are parsed once,
+when the scope starts, with a warning for a value that is neither ON nor
+OFF.  Outside any scope, and for a table or index whose comment says
+nothing, innodb_btree_blink decides. */
+class Blink_choice_scope {
+ public:
+  /** What a comment asks for. */
+  enum class Choice : uint8_t {
+    /** nothing: innodb_btree_blink decides */
+    DEFAULT,
+    /** BTREE_BLINK=ON */
+    ON,
+    /** BTREE_BLINK=OFF */
+    OFF
+  };
+
+  /** Parses the comments of the table being created or altered.
+  @param[in] thd    the session, for warnings
+  @param[in] share  the new definition of the table */
+  Blink_choice_scope(THD *thd, const TABLE_SHARE *share);
+  ~Blink_choice_scope();
+
+  Blink_choice_scope(const Blink_choice_scope &) = delete;
+  Blink_choice_scope &operator=(const Blink_choice_scope &) = delete;
+
+  /** Parse BTREE_BLINK=ON|OFF in a comment: the label in any case, spaces
+  around the '=' (as MERGE_THRESHOLD's atoi() skips those after it).
+  @param[in] comment  the comment, or nullptr
+  @param[in] length   its length
+  @param[in] thd      the session, for the warning about a bad value, or
+                      nullptr for none
+  @return the choice; DEFAULT if the label is missing or its value bad */
+  static Choice parse(const char *comment, size_t length, THD *thd);
+
+  /** @return the scope running on this thread for table, or nullptr (FTS
+  auxiliary tables, created inside the scope of their table, are not its
+  table) */
+  static const Blink_choice_scope *current(const dict_table_t *table);
+
+  /** @return the session */
+  THD *thd() const { return m_thd; }
+
+  /** @return the choice of the table's COMMENT */
+  Choice table_choice() const { return m_table; }
+
+  /** @return the choice of the COMMENT of the index of the same name,
+  DEFAULT if it has none */
+  Choice index_choice(const dict_index_t *index) const;
+
+ private:
+  /** the session */
+  THD *m_thd;
+  /** the new definition of the table */
+  const TABLE_SHARE *m_share;
+  /** the choice of the table's COMMENT */
+  Choice m_table;
+  /** the choice of each key's COMMENT, by MySQL key number */
+  std::vector<Choice> m_keys;
+  /** the scope this one is nested in, or nullptr */
+  const Blink_choice_scope *m_outer;
+};
+
 /** @return the tablespace flag to add to a new file-per-table tablespace of
-table: FSP_FLAGS_MASK_BLINK when innodb_btree_blink is ON and the table may
-have B-link indexes (M3, M4), else 0 */
+table: FSP_FLAGS_MASK_BLINK when the table's COMMENT asks for B-link, or
+says nothing and innodb_btree_blink is ON, and the table may have B-link
+indexes (M3, M4, M5), else 0 */
 uint32_t btr_blink_tablespace_flags(const dict_table_t *table);
 
-/** Decide the protocol of an index whose tree is being created (M1, M4):
-sets index->blink.
+/** Decide the protocol of an index whose tree is being created (M1, M4,
+M5): sets index->blink.  A COMMENT that asks for B-link where it cannot be
+gets a warning that says why.
 @param[in,out] index  index, its table's tablespace already created */
 void btr_blink_decide(dict_index_t *index);
 
-/** F1 and in-place ALTER TABLE: whether the ALTER widens, without
-rebuilding, a column that node pointers of a B-link index of the table
-carry (an in-place VARCHAR extension).  Pages filled before it would keep
-only the room for the shorter high keys, so such an ALTER rebuilds the
-table instead (README.blink.md, F1).
+/** In-place ALTER TABLE: whether the ALTER must rebuild the table for
+B-link's sake.  M5: it gives the table a COMMENT whose BTREE_BLINK asks for
+another format than the tablespace has (M3), which only a new tablespace
+can change.  F1: it widens, without rebuilding, a column that node pointers
+of a B-link index of the table carry (an in-place VARCHAR extension); pages
+filled before it would keep only the room for the shorter high keys.
 @param[in] table          the table being altered
 @param[in] ha_alter_info  the ALTER
 @return true if the table must be rebuilt */
