@@ -30,6 +30,7 @@ btr/README.blink.md, "Which indexes are B-link" and "IMPORT and EXPORT". */
 
 #include "btr0blink_split.h"
 
+#include "dict0dd.h"
 #include "dict0dict.h"
 #include "fil0fil.h"
 #include "fsp0fsp.h"
@@ -39,6 +40,8 @@ btr/README.blink.md, "Which indexes are B-link" and "IMPORT and EXPORT". */
 #include "page0page.h"
 #include "sql/create_field.h"
 #include "sql/current_thd.h"
+#include "sql/dd/properties.h"
+#include "sql/dd/types/tablespace.h"
 #include "sql/debug_sync.h"
 #include "sql/field.h"
 #include "sql/handler.h"
@@ -261,8 +264,7 @@ void btr_blink_decide(dict_index_t *index) {
   /* M3: the clustered index follows its tablespace's flag, which the same
   CREATE TABLE or rebuild set from the table's COMMENT or the switch a
   moment before: reading the switch again could straddle a SET GLOBAL and
-  leave a flagged tablespace with a stock clustered index (whose export
-  IMPORT would then refuse, btr_blink_import_space_ok()). */
+  leave a flagged tablespace with a stock clustered index, against M3. */
   const bool wanted = index->is_clustered() ||
                       wants_blink(own != Choice::DEFAULT ? own : table);
   std::string buf;
@@ -355,21 +357,90 @@ uint32_t btr_blink_space_flags(const dict_table_t *table) {
   return clust != nullptr && clust->blink ? FSP_FLAGS_MASK_BLINK : 0;
 }
 
-bool btr_blink_import_space_ok(const dict_table_t *table, uint32_t space_flags,
+namespace {
+
+/** IMPORT: why table cannot take the format of a .ibd, whose flag says
+file_blink, in place of its own.
+@return the reason and the way out, or nullptr if it can */
+const char *import_refusal(const dict_table_t *table, bool file_blink) {
+  if (dict_table_is_partition(table)) {
+    return file_blink ? "IMPORT converts no partition: create the table with"
+                        " COMMENT='BTREE_BLINK=ON'"
+                      : "IMPORT converts no partition: create the table with"
+                        " COMMENT='BTREE_BLINK=OFF'";
+  }
+  /* Stock's checks refuse another row format first, and only a table in its
+  own tablespace can IMPORT: kept so that no table breaks M4. */
+  if (file_blink && !table_eligible(table)) {
+    return "this table cannot have B-link indexes: create it ROW_FORMAT="
+           "DYNAMIC or COMPACT in its own tablespace, or export the source"
+           " after ALTER TABLE ... COMMENT='BTREE_BLINK=OFF'";
+  }
+  return nullptr;
+}
+
+/** IMPORT: the indexes of table take the protocol of the .ibd (M3): all
+stock, or B-link where eligible, as if the table had been created with the
+switch ON (M4, F2); btr_blink_import_page_ok() checks every page against
+the result. */
+void import_take_format(dict_table_t *table, bool file_blink) {
+  for (dict_index_t *index : table->indexes) {
+    index->blink = file_blink && index_not_eligible(index) == nullptr &&
+                   (index->is_clustered() || node_ptrs_fit(index));
+  }
+}
+
+}  // namespace
+
+bool btr_blink_import_space_ok(dict_table_t *table, uint32_t space_flags,
                                THD *thd) {
   const bool file_blink = space_flags & FSP_FLAGS_MASK_BLINK;
-  const bool table_blink = btr_blink_space_flags(table) != 0;
-  if (file_blink == table_blink) {
+  if (file_blink == (btr_blink_space_flags(table) != 0)) {
     return true;
   }
-  ib_errf(thd, IB_LOG_LEVEL_ERROR, ER_TABLE_SCHEMA_MISMATCH,
-          file_blink ? "The tablespace was exported from a table with B-link "
-                       "indexes, but this table's indexes are not B-link: "
-                       "create it with innodb_btree_blink=ON"
-                     : "The tablespace was exported from a table without "
-                       "B-link indexes, but this table's indexes are B-link: "
-                       "create it with innodb_btree_blink=OFF");
-  return false;
+  if (const char *why = import_refusal(table, file_blink)) {
+    ib_errf(thd, IB_LOG_LEVEL_ERROR, ER_TABLE_SCHEMA_MISMATCH,
+            "The tablespace was exported from a table %s B-link indexes, and"
+            " this table's are %s: %s",
+            file_blink ? "with" : "without", file_blink ? "not" : "B-link",
+            why);
+    return false;
+  }
+  import_take_format(table, file_blink);
+  ut_ad(file_blink == (btr_blink_space_flags(table) != 0));
+  const char *format = file_blink ? "B-link" : "stock";
+  ib::info() << "IMPORT: table " << table->name
+             << " takes the format of the tablespace: its indexes are "
+             << format << " now";
+  ib_errf(thd, IB_LOG_LEVEL_WARN, ER_TABLE_SCHEMA_MISMATCH,
+          "The tablespace was exported from a table %s B-link indexes: this"
+          " table's indexes take its format and are %s now",
+          file_blink ? "with" : "without", format);
+  return true;
+}
+
+void btr_blink_write_marker(dd::Properties &p, const dict_index_t *index) {
+  if (index->blink) {
+    p.set(BLINK_DD_KEY, 1U);
+  } else if (p.exists(BLINK_DD_KEY)) {
+    p.remove(BLINK_DD_KEY);
+  }
+}
+
+void btr_blink_dd_space_follow(dd::Tablespace *dd_space) {
+  dd::Properties &p = dd_space->se_private_data();
+  space_id_t space_id;
+  uint32_t flags;
+  if (p.get(dd_space_key_strings[DD_SPACE_ID], &space_id) ||
+      p.get(dd_space_key_strings[DD_SPACE_FLAGS], &flags)) {
+    return;
+  }
+  const fil_space_t *space = fil_space_get(space_id);
+  if (space == nullptr) {
+    return;
+  }
+  p.set(dd_space_key_strings[DD_SPACE_FLAGS],
+        (flags & ~FSP_FLAGS_MASK_BLINK) | (space->flags & FSP_FLAGS_MASK_BLINK));
 }
 
 bool btr_blink_import_page_ok(const dict_index_t *index, const page_t *page,

@@ -52,6 +52,10 @@ struct trx_t;
 class Alter_inplace_info;
 class THD;
 struct TABLE_SHARE;
+namespace dd {
+class Properties;
+class Tablespace;
+}  // namespace dd
 
 /** innodb_btree_blink: index trees created while it is ON become B-link
 (M1).  Never consulted for an existing index: its marker decides. */
@@ -214,14 +218,32 @@ FSP_FLAGS_MASK_BLINK if its clustered index is B-link, else 0.  For the code
 that derives a tablespace's flags from its table (IMPORT). */
 uint32_t btr_blink_space_flags(const dict_table_t *table);
 
-/** IMPORT, Phase I: whether the .ibd's tablespace flags and the table agree
-about B-link; if not, tell the client why (ER_TABLE_SCHEMA_MISMATCH).
-@param[in] table        the table being imported into
-@param[in] space_flags  FSP flags of the .ibd
-@param[in] thd          the session, for the error message
-@return true if they agree */
-bool btr_blink_import_space_ok(const dict_table_t *table, uint32_t space_flags,
+/** IMPORT, Phase I: whether the .ibd can go into table as far as B-link is
+concerned.  When the .ibd's flag (M3) and the table disagree, the table
+takes the .ibd's format: its indexes become all stock, or B-link where
+eligible (M4, F2), with a note in the error log and a warning to the client;
+the data dictionary follows when IMPORT stores the table
+(btr_blink_write_marker(), btr_blink_dd_space_follow()).  Refused, with
+ER_TABLE_SCHEMA_MISMATCH saying why and what to do: a flagged .ibd into a
+table that cannot be B-link, and any change of format of a partition.
+@param[in,out] table        the table being imported into
+@param[in]     space_flags  FSP flags of the .ibd
+@param[in]     thd          the session, for the messages
+@return true if the import can go on */
+bool btr_blink_import_space_ok(dict_table_t *table, uint32_t space_flags,
                                THD *thd);
+
+/** M2: write the marker of index into its se_private_data: set if the index
+is B-link, removed if not (IMPORT may change an index's format).
+@param[in,out] p      se_private_data of the dd::Index
+@param[in]     index  the index */
+void btr_blink_write_marker(dd::Properties &p, const dict_index_t *index);
+
+/** M3: the data dictionary's copy of a tablespace's flags takes the B-link
+bit of the open tablespace, which IMPORT may have changed.  Nothing if the
+tablespace is not open (discarded).
+@param[in,out] dd_space  the tablespace, acquired for modification */
+void btr_blink_dd_space_follow(dd::Tablespace *dd_space);
 
 /** IMPORT, Phase I: whether a page of a flagged .ibd agrees with the
 protocol of the index it belongs to.  A page of a B-link index that has a
@@ -230,8 +252,8 @@ B-link header.  A flagged tablespace can hold stock indexes (CREATE INDEX
 with the switch OFF) and the .cfg file does not say which indexes are
 B-link, so the pages are the only witness.  Pages of an unflagged .ibd are
 not looked at: stock does not clear the B-link header's bytes on non-root
-pages, and btr_blink_import_space_ok() has made sure that no index of the
-table is B-link.  Neither are root pages (R1).  Logs a mismatch.
+pages, and btr_blink_import_space_ok() has made every index of the table
+stock.  Neither are root pages (R1).  Logs a mismatch.
 @param[in] index        the index of the table being imported into, whose
                         root page number is the .ibd's
 @param[in] page         index page of the .ibd
