@@ -51,6 +51,11 @@ struct buf_block_t;
 struct trx_t;
 class Alter_inplace_info;
 class THD;
+struct TABLE_SHARE;
+namespace dd {
+class Properties;
+class Tablespace;
+}  // namespace dd
 
 /** innodb_btree_blink: index trees created while it is ON become B-link
 (M1).  Never consulted for an existing index: its marker decides. */
@@ -114,21 +119,91 @@ constexpr ulint BLINK_INDEX_TYPE_BIT = 4096;
 /** The key of the marker in the index's se_private_data (M2). */
 constexpr const char *BLINK_DD_KEY = "blink";
 
+/** The B-link choice of the CREATE TABLE or ALTER TABLE that runs on this
+thread while the object lives: BTREE_BLINK=ON or OFF in the COMMENT of the
+table and of its indexes (M5).  The tablespace and the index trees are
+created inside stock code that knows nothing of the comments, before stock
+parses MERGE_THRESHOLD from them; btr_blink_tablespace_flags() and
+btr_blink_decide() read the choice from here.  The comments are parsed once,
+when the scope starts, with a warning for a value that is neither ON nor
+OFF.  Outside any scope, and for a table or index whose comment says
+nothing, innodb_btree_blink decides. */
+class Blink_choice_scope {
+ public:
+  /** What a comment asks for. */
+  enum class Choice : uint8_t {
+    /** nothing: innodb_btree_blink decides */
+    DEFAULT,
+    /** BTREE_BLINK=ON */
+    ON,
+    /** BTREE_BLINK=OFF */
+    OFF
+  };
+
+  /** Parses the comments of the table being created or altered.
+  @param[in] thd    the session, for warnings
+  @param[in] share  the new definition of the table */
+  Blink_choice_scope(THD *thd, const TABLE_SHARE *share);
+  ~Blink_choice_scope();
+
+  Blink_choice_scope(const Blink_choice_scope &) = delete;
+  Blink_choice_scope &operator=(const Blink_choice_scope &) = delete;
+
+  /** Parse BTREE_BLINK=ON|OFF in a comment: the label in any case, spaces
+  around the '=' (as MERGE_THRESHOLD's atoi() skips those after it).
+  @param[in] comment  the comment, or nullptr
+  @param[in] length   its length
+  @param[in] thd      the session, for the warning about a bad value, or
+                      nullptr for none
+  @return the choice; DEFAULT if the label is missing or its value bad */
+  static Choice parse(const char *comment, size_t length, THD *thd);
+
+  /** @return the scope running on this thread for table, or nullptr (FTS
+  auxiliary tables, created inside the scope of their table, are not its
+  table) */
+  static const Blink_choice_scope *current(const dict_table_t *table);
+
+  /** @return the session */
+  THD *thd() const { return m_thd; }
+
+  /** @return the choice of the table's COMMENT */
+  Choice table_choice() const { return m_table; }
+
+  /** @return the choice of the COMMENT of the index of the same name,
+  DEFAULT if it has none */
+  Choice index_choice(const dict_index_t *index) const;
+
+ private:
+  /** the session */
+  THD *m_thd;
+  /** the new definition of the table */
+  const TABLE_SHARE *m_share;
+  /** the choice of the table's COMMENT */
+  Choice m_table;
+  /** the choice of each key's COMMENT, by MySQL key number */
+  std::vector<Choice> m_keys;
+  /** the scope this one is nested in, or nullptr */
+  const Blink_choice_scope *m_outer;
+};
+
 /** @return the tablespace flag to add to a new file-per-table tablespace of
-table: FSP_FLAGS_MASK_BLINK when innodb_btree_blink is ON and the table may
-have B-link indexes (M3, M4), else 0 */
+table: FSP_FLAGS_MASK_BLINK when the table's COMMENT asks for B-link, or
+says nothing and innodb_btree_blink is ON, and the table may have B-link
+indexes (M3, M4, M5), else 0 */
 uint32_t btr_blink_tablespace_flags(const dict_table_t *table);
 
-/** Decide the protocol of an index whose tree is being created (M1, M4):
-sets index->blink.
+/** Decide the protocol of an index whose tree is being created (M1, M4,
+M5): sets index->blink.  A COMMENT that asks for B-link where it cannot be
+gets a warning that says why.
 @param[in,out] index  index, its table's tablespace already created */
 void btr_blink_decide(dict_index_t *index);
 
-/** F1 and in-place ALTER TABLE: whether the ALTER widens, without
-rebuilding, a column that node pointers of a B-link index of the table
-carry (an in-place VARCHAR extension).  Pages filled before it would keep
-only the room for the shorter high keys, so such an ALTER rebuilds the
-table instead (README.blink.md, F1).
+/** In-place ALTER TABLE: whether the ALTER must rebuild the table for
+B-link's sake.  M5: it gives the table a COMMENT whose BTREE_BLINK asks for
+another format than the tablespace has (M3), which only a new tablespace
+can change.  F1: it widens, without rebuilding, a column that node pointers
+of a B-link index of the table carry (an in-place VARCHAR extension); pages
+filled before it would keep only the room for the shorter high keys.
 @param[in] table          the table being altered
 @param[in] ha_alter_info  the ALTER
 @return true if the table must be rebuilt */
@@ -143,14 +218,32 @@ FSP_FLAGS_MASK_BLINK if its clustered index is B-link, else 0.  For the code
 that derives a tablespace's flags from its table (IMPORT). */
 uint32_t btr_blink_space_flags(const dict_table_t *table);
 
-/** IMPORT, Phase I: whether the .ibd's tablespace flags and the table agree
-about B-link; if not, tell the client why (ER_TABLE_SCHEMA_MISMATCH).
-@param[in] table        the table being imported into
-@param[in] space_flags  FSP flags of the .ibd
-@param[in] thd          the session, for the error message
-@return true if they agree */
-bool btr_blink_import_space_ok(const dict_table_t *table, uint32_t space_flags,
+/** IMPORT, Phase I: whether the .ibd can go into table as far as B-link is
+concerned.  When the .ibd's flag (M3) and the table disagree, the table
+takes the .ibd's format: its indexes become all stock, or B-link where
+eligible (M4, F2), with a note in the error log and a warning to the client;
+the data dictionary follows when IMPORT stores the table
+(btr_blink_write_marker(), btr_blink_dd_space_follow()).  Refused, with
+ER_TABLE_SCHEMA_MISMATCH saying why and what to do: a flagged .ibd into a
+table that cannot be B-link, and any change of format of a partition.
+@param[in,out] table        the table being imported into
+@param[in]     space_flags  FSP flags of the .ibd
+@param[in]     thd          the session, for the messages
+@return true if the import can go on */
+bool btr_blink_import_space_ok(dict_table_t *table, uint32_t space_flags,
                                THD *thd);
+
+/** M2: write the marker of index into its se_private_data: set if the index
+is B-link, removed if not (IMPORT may change an index's format).
+@param[in,out] p      se_private_data of the dd::Index
+@param[in]     index  the index */
+void btr_blink_write_marker(dd::Properties &p, const dict_index_t *index);
+
+/** M3: the data dictionary's copy of a tablespace's flags takes the B-link
+bit of the open tablespace, which IMPORT may have changed.  Nothing if the
+tablespace is not open (discarded).
+@param[in,out] dd_space  the tablespace, acquired for modification */
+void btr_blink_dd_space_follow(dd::Tablespace *dd_space);
 
 /** IMPORT, Phase I: whether a page of a flagged .ibd agrees with the
 protocol of the index it belongs to.  A page of a B-link index that has a
@@ -159,8 +252,8 @@ B-link header.  A flagged tablespace can hold stock indexes (CREATE INDEX
 with the switch OFF) and the .cfg file does not say which indexes are
 B-link, so the pages are the only witness.  Pages of an unflagged .ibd are
 not looked at: stock does not clear the B-link header's bytes on non-root
-pages, and btr_blink_import_space_ok() has made sure that no index of the
-table is B-link.  Neither are root pages (R1).  Logs a mismatch.
+pages, and btr_blink_import_space_ok() has made every index of the table
+stock.  Neither are root pages (R1).  Logs a mismatch.
 @param[in] index        the index of the table being imported into, whose
                         root page number is the .ibd's
 @param[in] page         index page of the .ibd
