@@ -26,6 +26,7 @@ btr/README.blink.md, "Which indexes are B-link" and "IMPORT and EXPORT". */
 #include <algorithm>
 #include <cctype>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "btr0blink_split.h"
@@ -383,7 +384,19 @@ const char *import_refusal(const dict_table_t *table, bool file_blink) {
 stock, or B-link where eligible, as if the table had been created with the
 switch ON (M4, F2); btr_blink_import_page_ok() checks every page against
 the result. */
+/** The formats the indexes of the table being imported by this thread had
+before import_take_format(), for btr_blink_import_failed(). */
+thread_local struct {
+  table_id_t table_id{0};
+  std::vector<bool> blink;
+} t_import_before;
+
 void import_take_format(dict_table_t *table, bool file_blink) {
+  t_import_before.table_id = table->id;
+  t_import_before.blink.clear();
+  for (const dict_index_t *index : table->indexes) {
+    t_import_before.blink.push_back(index->blink);
+  }
   for (dict_index_t *index : table->indexes) {
     index->blink = file_blink && index_not_eligible(index) == nullptr &&
                    (index->is_clustered() || node_ptrs_fit(index));
@@ -392,8 +405,22 @@ void import_take_format(dict_table_t *table, bool file_blink) {
 
 }  // namespace
 
+void btr_blink_import_failed(dict_table_t *table) {
+  if (t_import_before.table_id != table->id) {
+    return;
+  }
+  t_import_before.table_id = 0;
+  size_t i = 0;
+  for (dict_index_t *index : table->indexes) {
+    if (i < t_import_before.blink.size()) {
+      index->blink = t_import_before.blink[i++];
+    }
+  }
+}
+
 bool btr_blink_import_space_ok(dict_table_t *table, uint32_t space_flags,
                                THD *thd) {
+  t_import_before.table_id = 0;
   const bool file_blink = space_flags & FSP_FLAGS_MASK_BLINK;
   if (file_blink == (btr_blink_space_flags(table) != 0)) {
     return true;

@@ -65,6 +65,8 @@ constexpr byte *directory_pointer(page_t *page0) {
 
 /** @return how many entries a directory page holds */
 ulint directory_capacity(const page_size_t &page_size) {
+  /* blink_reserve_full fills a directory with a few small indexes. */
+  DBUG_EXECUTE_IF("blink_reserve_small_directory", return 6;);
   return (page_size.physical() - DIRECTORY_ENTRIES - FIL_PAGE_DATA_END) /
          ENTRY_SIZE;
 }
@@ -96,6 +98,8 @@ struct Space_reserve {
   /** Page 0 names a page that is not a directory (RV3), or another
   directory than the known one (disable()): no reserve here. */
   bool disabled{false};
+  /** RV1: a refill found the directory full (logged once). */
+  bool full_logged{false};
   page_no_t directory{FIL_NULL};
   /** RV4: the ids of the table's B-link indexes when live_segments were
   read, and their leaf segments: entries of other segments are dropped. */
@@ -467,6 +471,29 @@ releases the tablespace latch between them, for the splits that allocate
 inside themselves meanwhile, and each batch can be taken once committed. */
 constexpr ulint REFILL_BATCH = 4;
 
+/** RV1: a refill of index found its tablespace's directory full: count
+it, and say so once per tablespace, since the index's leaf splits now
+allocate inside the split as without a reserve. */
+void note_directory_full(const dict_index_t *index, ulint capacity) {
+  btr_blink_reserve_stats.directory_full.fetch_add(1,
+                                                   std::memory_order_relaxed);
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    bool &logged = reserves[index->space].full_logged;
+    if (logged) {
+      return;
+    }
+    logged = true;
+  }
+  ib::warn() << "B-link: the page reserve of tablespace " << index->space
+             << " lists " << capacity << " pages, all its directory holds;"
+             << " index " << index->name() << " of table "
+             << index->table->name << " and the others that find their"
+             << " reserve short allocate inside their leaf splits, as with"
+             << " innodb_btree_blink_reserve_pages=0"
+             << " (Innodb_btree_blink_reserve_directory_full counts them)";
+}
+
 /** RV5: one mini-transaction of a refill.
 @param[in]     segment  the id of the leaf segment
 @param[in,out] hint     where to allocate from
@@ -512,6 +539,9 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
     return 0;
   }
   const ulint capacity = directory_capacity(page_size);
+  if (n_entries >= capacity && have < target) {
+    note_directory_full(index, capacity);
+  }
   const ulint want = std::min({REFILL_BATCH, target - std::min(target, have),
                                capacity - std::min(capacity, n_entries)});
   buf_block_t *dir_block =

@@ -89,7 +89,7 @@ and why (C1..C3). */
 struct Mismatch {
   page_no_t page_no{FIL_NULL};
   ulint level{0};
-  const char *why{nullptr};
+  const char *why{"too many restarts"};
 };
 
 /** Where a descent goes: to a search tuple, or to an end of the index. */

@@ -1224,7 +1224,9 @@ bool btr_blink_check_table(dict_index_t *index, const trx_t *trx,
   const bool ok = run_walk(index, msg, true, [&] {
     Online_validator(index, trx, &flagged).run();
   });
-  if (ok && !srv_read_only_mode) {
+  /* Finishing writes pages: not in read-only mode, nor while recovery is
+  forced (innodb_force_recovery), where CHECK TABLE changes nothing. */
+  if (ok && !srv_read_only_mode && srv_force_recovery == 0) {
     btr_blink_finish_splits(index, flagged);
   }
   return ok;

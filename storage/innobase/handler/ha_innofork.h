@@ -357,6 +357,7 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       INNOFORK_RESERVE_STATUS(pages_allocated),                           \
       INNOFORK_RESERVE_STATUS(pages_reclaimed),                           \
       INNOFORK_RESERVE_STATUS(spaces_forgotten),                          \
+      INNOFORK_RESERVE_STATUS(directory_full),                            \
       {"trx_active_rw_ids", (char *)&show_trx_active_rw_ids, SHOW_FUNC,    \
        SHOW_SCOPE_GLOBAL},                                                 \
       INNOFORK_THROTTLING_STATUS(admitted),                                \

@@ -233,6 +233,12 @@ table that cannot be B-link, and any change of format of a partition.
 bool btr_blink_import_space_ok(dict_table_t *table, uint32_t space_flags,
                                THD *thd);
 
+/** An IMPORT that failed after btr_blink_import_space_ok() gave the table
+the tablespace's format: the discarded table takes back the format its
+dictionary entry records (M3), so that a later DISCARD or IMPORT starts
+from it. */
+void btr_blink_import_failed(dict_table_t *table);
+
 /** M2: write the marker of index into its se_private_data: set if the index
 is B-link, removed if not (IMPORT may change an index's format).
 @param[in,out] p      se_private_data of the dd::Index

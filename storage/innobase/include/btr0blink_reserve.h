@@ -57,6 +57,9 @@ struct btr_blink_reserve_stats_t {
   std::atomic<uint64_t> pages_reclaimed{0};
   /** RV4: dropped tablespaces whose reserve the server forgot. */
   std::atomic<uint64_t> spaces_forgotten{0};
+  /** RV1: refills that found the tablespace's directory full, so that
+  their index's reserve stays below its target. */
+  std::atomic<uint64_t> directory_full{0};
 };
 extern btr_blink_reserve_stats_t btr_blink_reserve_stats;
 

@@ -84,9 +84,4 @@ TEST(blink_chain, a_right_link_to_the_page_itself_fires_at_once) {
   EXPECT_TRUE(check.step(42));
 }
 
-TEST(blink_chain, restarts_allow_one_per_level_and_the_estimates) {
-  static_assert(blink_chain::max_restarts(100, 3) == 103);
-  EXPECT_EQ(blink_chain::max_restarts(1, 0), 1u);
-}
-
 }  // namespace
