@@ -80,9 +80,11 @@ struct Latched {
 than move right; then it moves right as the other descents do. */
 constexpr ulint ESTIMATE_RESTARTS = 3;
 
-/** C1: more restarts than this mean a corrupt index. */
-constexpr ulint MAX_RESTARTS =
-    blink_chain::max_restarts(BTR_MAX_LEVELS, ESTIMATE_RESTARTS);
+/** C1: more restarts than this mean a corrupt index.  Under index->lock in
+S (D1) no page is freed, so a page reached by an old page number is what the
+descent expected except after a root raise, which adds one level: at most
+one restart per level an index can have, plus D8's. */
+constexpr ulint MAX_RESTARTS = BTR_MAX_LEVELS + ESTIMATE_RESTARTS;
 
 /** What a descent found wrong last: the page, the level it expected there,
 and why (C1..C3). */

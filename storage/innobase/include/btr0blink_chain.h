@@ -14,15 +14,14 @@ for more details.
 *****************************************************************************/
 
 /** @file include/btr0blink_chain.h
- The bounds that turn a corrupt B-link index into an error instead of an
- endless descent (README.blink.md, "Corrupt pages", C1 and C2).  Header-only,
+ The cycle check that turns a loop of sibling links into an error instead of
+ an endless walk (README.blink.md, "Corrupt pages", C2).  Header-only,
  so that the fast tier tests it without a server
  (unittest/gunit/innodb/btr0blink_chain-t.cc). */
 
 #ifndef btr0blink_chain_h
 #define btr0blink_chain_h
 
-#include <cstddef>
 #include <cstdint>
 
 namespace blink_chain {
@@ -58,18 +57,6 @@ class Cycle_check {
   uint64_t m_power{1};
   uint64_t m_steps{0};
 };
-
-/** C1: how many times one descent may start again from the root before the
-index is reported corrupt.  Under index->lock in S (D1) no page is freed,
-so a page reached by an old page number is what the descent expected
-except after a root raise, which adds one level; a descent therefore
-restarts at most once per level an index can have, plus the restarts of a
-range estimate (D8).
-@param[in] max_levels         the most levels of an index (BTR_MAX_LEVELS)
-@param[in] estimate_restarts  D8's restarts */
-constexpr size_t max_restarts(size_t max_levels, size_t estimate_restarts) {
-  return max_levels + estimate_restarts;
-}
 
 }  // namespace blink_chain
 
