@@ -1219,7 +1219,11 @@ bool btr_blink_validate_index_online(dict_index_t *index, const trx_t *trx,
 }
 
 bool btr_blink_check_table(dict_index_t *index, const trx_t *trx,
-                           std::string *msg) {
+                           bool extended, std::string *msg) {
+  if (!index->blink || extended) {
+    return btr_validate_index(index, trx, false) &&
+           (!index->blink || btr_blink_validate_index(index, trx, msg));
+  }
   std::vector<page_no_t> flagged;
   const bool ok = run_walk(index, msg, true, [&] {
     Online_validator(index, trx, &flagged).run();

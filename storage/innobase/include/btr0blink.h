@@ -710,17 +710,19 @@ which lets splits run and keeps merges out.
 bool btr_blink_validate_index_online(dict_index_t *index, const trx_t *trx,
                                      std::string *msg);
 
-/** CHECK TABLE's check of a B-link index (README.blink.md, "Validator,
-online"): the online walk under index->lock in S, which lets the reads and
-the row inserts of the index go on, then, with no latch held, the finishing
-of the incomplete splits the walk met, as writers finish them (FS1).
-CHECK TABLE ... EXTENDED runs the full walk instead.
-@param[in,out] index  B-link index
-@param[in]     trx    the checking transaction, for interruption
-@param[out]    msg    the first violation, if any
+/** CHECK TABLE's check of an index.  A B-link index (README.blink.md,
+"Validator, online"): the online walk under index->lock in S, which lets the
+reads and the row inserts of the index go on, then, with no latch held, the
+finishing of the incomplete splits the walk met, as writers finish them
+(FS1).  CHECK TABLE ... EXTENDED, and any stock index: stock's
+btr_validate_index(), then for a B-link index the full walk.
+@param[in,out] index     index
+@param[in]     trx       the checking transaction, for interruption
+@param[in]     extended  CHECK TABLE ... EXTENDED
+@param[out]    msg       the first B-link violation, if any
 @return true if no violation was found */
 bool btr_blink_check_table(dict_index_t *index, const trx_t *trx,
-                           std::string *msg);
+                           bool extended, std::string *msg);
 
 /** Finish the incomplete splits of the pages of index flagged when they
 were noted (FS1, FS2), taking index->lock in S; the caller holds no latch.
