@@ -76,17 +76,20 @@ struct Entry {
   page_no_t page_no;
 };
 
-bool contains(const std::vector<uint64_t> &segments, uint64_t segment) {
-  return std::find(segments.begin(), segments.end(), segment) !=
-         segments.end();
-}
-
 /** A leaf segment's reserve. */
 struct Pool {
   /** unused reserve pages */
   std::vector<page_no_t> pages;
   /** RV1: the pages it is refilled to, set by its last refill */
   ulint target{0};
+};
+
+/** RV4: a B-link index tree of the table, and its leaf segment. */
+struct Tree {
+  space_index_t index;
+  uint64_t segment;
+  /** a copy of the root's PAGE_BTR_SEG_LEAF (LO4) */
+  byte header[FSEG_HEADER_SIZE];
 };
 
 /** What is known of the reserve of one tablespace. */
@@ -101,21 +104,32 @@ struct Space_reserve {
   /** RV1: a refill found the directory full (logged once). */
   bool full_logged{false};
   page_no_t directory{FIL_NULL};
-  /** RV4: the ids of the table's B-link indexes when live_segments were
-  read, and their leaf segments: entries of other segments are dropped. */
-  std::vector<space_index_t> live_indexes;
-  std::vector<uint64_t> live_segments;
+  /** RV4: the table's B-link index trees when they were last read:
+  entries of other segments are dropped. */
+  std::vector<Tree> live_trees;
   /** Reserves by leaf segment id. */
   std::unordered_map<uint64_t, Pool> pools;
-  /** The leaf segment of each index that refilled since startup. */
+  /** The leaf segment of each live tree (RV4). */
   std::unordered_map<space_index_t, uint64_t> segment_of;
   /** RV6: pages taken by splits that have not committed yet. */
   std::unordered_map<page_no_t, uint64_t> in_flight;
+  /** RV3: pages the directory listed at the first refill, not yet checked
+  (each refill of their index checks a few): still listed, never taken. */
+  std::vector<Entry> unchecked;
 
-  bool live(uint64_t segment) const { return contains(live_segments, segment); }
+  bool live(uint64_t segment) const {
+    return std::any_of(live_trees.begin(), live_trees.end(),
+                       [&](const Tree &t) { return t.segment == segment; });
+  }
+
+  /** @return whether the segment has listed pages still to check */
+  bool has_unchecked(uint64_t segment) const {
+    return std::any_of(unchecked.begin(), unchecked.end(),
+                       [&](const Entry &e) { return e.segment == segment; });
+  }
 
   std::vector<Entry> entries() const {
-    std::vector<Entry> all;
+    std::vector<Entry> all(unchecked);
     for (const auto &[segment, pool] : pools) {
       for (const page_no_t page_no : pool.pages) {
         all.push_back({segment, page_no});
@@ -133,31 +147,6 @@ push a page number or to copy the lists, never while a latch is waited
 for. */
 std::mutex reserve_mutex;
 std::unordered_map<space_id_t, Space_reserve> reserves;
-
-/** RV4: forget the tablespaces that were dropped (DROP TABLE, TRUNCATE),
-when the map has doubled since the last time, so that a server that drops
-many tables does not keep what it knew of each. */
-void forget_dropped_locked() {
-  static size_t next_sweep = 64;
-  if (reserves.size() < next_sweep &&
-      !DBUG_EVALUATE_IF("blink_reserve_forget_dropped", true, false)) {
-    return;
-  }
-  for (auto it = reserves.begin(); it != reserves.end();) {
-    fil_space_t *space = fil_space_acquire_silent(it->first);
-    if (space != nullptr) {
-      fil_space_release(space);
-      ++it;
-    } else if (it->second.refilling) {
-      ++it;
-    } else {
-      it = reserves.erase(it);
-      btr_blink_reserve_stats.spaces_forgotten.fetch_add(
-          1, std::memory_order_relaxed);
-    }
-  }
-  next_sweep = 2 * std::max<size_t>(reserves.size(), 32);
-}
 
 /** The pages this thread took for the split of its current row insert. */
 struct Taken {
@@ -177,22 +166,37 @@ struct Taken {
 };
 thread_local Taken t_taken;
 
-/** Pop a page of the segment's pool into t_taken, in flight (RV6).
-@return whether there was one */
+/** RV2: the pages a leaf split takes: its own, and one for SP5's re-split,
+so that the re-split allocates nothing that no extent reservation covers.
+A split takes these or none. */
+constexpr size_t PAGES_PER_SPLIT = 2;
+
+/** Pop PAGES_PER_SPLIT pages of the segment's pool into t_taken, in
+flight (RV6).
+@return whether there were that many */
 bool pop_locked(Space_reserve &reserve, space_id_t space, uint64_t segment) {
   auto pool = reserve.pools.find(segment);
   if (reserve.disabled || pool == reserve.pools.end() ||
-      pool->second.pages.empty()) {
+      pool->second.pages.size() < PAGES_PER_SPLIT) {
     return false;
   }
-  const page_no_t page_no = pool->second.pages.back();
-  pool->second.pages.pop_back();
-  reserve.in_flight.emplace(page_no, segment);
+  for (size_t i = 0; i < PAGES_PER_SPLIT; ++i) {
+    const page_no_t page_no = pool->second.pages.back();
+    pool->second.pages.pop_back();
+    reserve.in_flight.emplace(page_no, segment);
+    t_taken.unused.push_back(page_no);
+  }
   t_taken.space = space;
   t_taken.segment = segment;
-  t_taken.unused.push_back(page_no);
-  btr_blink_reserve_stats.pages_taken.fetch_add(1, std::memory_order_relaxed);
   return true;
+}
+
+/** RV5: whether a pool is full enough that its index needs no refill:
+at least a split's pages, and half its target. */
+bool full_enough(const Pool &pool) {
+  return pool.target > 0 && pool.pages.size() >= PAGES_PER_SPLIT &&
+         2 * pool.pages.size() >=
+             std::min<ulint>(pool.target, srv_btree_blink_reserve_pages);
 }
 
 /** @return whether a page carries a magic */
@@ -294,34 +298,92 @@ std::vector<space_index_t> blink_indexes(const dict_table_t *table) {
   return ids;
 }
 
-/** RV4: the leaf segments of the table's B-link indexes, each read from
+/** RV4: the table's B-link trees, each with its leaf segment read from
 its root (S, alone) and its inode.  No latch may be held. */
-std::vector<uint64_t> live_segments(const dict_table_t *table,
-                                    const page_size_t &page_size) {
-  std::vector<uint64_t> segments;
+std::vector<Tree> live_trees(const dict_table_t *table,
+                             const page_size_t &page_size) {
+  std::vector<Tree> trees;
   for (const dict_index_t *index : blink_trees(table)) {
-    byte header[FSEG_HEADER_SIZE];
+    Tree tree;
+    tree.index = index->id;
     mtr_t mtr;
     mtr.start();
     const page_t *root = buf_block_get_frame(
         buf_page_get(page_id_t(index->space, index->page), page_size,
                      RW_S_LATCH, UT_LOCATION_HERE, &mtr));
-    memcpy(header, root + PAGE_HEADER + PAGE_BTR_SEG_LEAF, sizeof header);
+    memcpy(tree.header, root + PAGE_HEADER + PAGE_BTR_SEG_LEAF,
+           sizeof tree.header);
     mtr.commit();
     mtr.start();
-    segments.push_back(segment_id(index->space, page_size, header, &mtr));
+    tree.segment = segment_id(index->space, page_size, tree.header, &mtr);
     mtr.commit();
+    trees.push_back(tree);
   }
-  return segments;
+  return trees;
 }
 
+/** @return whether trees are those of the indexes ids, in order */
+bool same_indexes(const std::vector<Tree> &trees,
+                  const std::vector<space_index_t> &ids) {
+  return std::equal(trees.begin(), trees.end(), ids.begin(), ids.end(),
+                    [](const Tree &t, space_index_t id) { return t.index == id; });
+}
+
+/** RV3: the directory's entries of live segments, each (segment, page)
+once: a page listed twice would be handed to two splits. */
+std::vector<Entry> listed_once(std::vector<Entry> entries,
+                               const std::vector<Tree> &trees) {
+  const auto key = [](const Entry &e) {
+    return std::make_pair(e.page_no, e.segment);
+  };
+  std::sort(entries.begin(), entries.end(),
+            [&](const Entry &a, const Entry &b) { return key(a) < key(b); });
+  entries.erase(std::unique(entries.begin(), entries.end(),
+                            [&](const Entry &a, const Entry &b) {
+                              return key(a) == key(b);
+                            }),
+                entries.end());
+  entries.erase(std::remove_if(entries.begin(), entries.end(),
+                               [&](const Entry &e) {
+                                 return std::none_of(
+                                     trees.begin(), trees.end(),
+                                     [&](const Tree &t) {
+                                       return t.segment == e.segment;
+                                     });
+                               }),
+                entries.end());
+  return entries;
+}
+
+/** RV5: the pages a refill allocates in one mini-transaction.  It
+releases the tablespace latch between them, for the splits that allocate
+inside themselves meanwhile, and each batch can be taken once committed.
+RV3: the listed pages a refill checks. */
+constexpr ulint REFILL_BATCH = 4;
+
+#ifdef UNIV_DEBUG
+/** DBUG blink_reserve_segments_swapped: the entries of the first two
+trees list each other's segment, as a directory that does not match its
+segments would. */
+void swap_segments(std::vector<Entry> &entries,
+                   const std::vector<Tree> &trees) {
+  if (trees.size() < 2) {
+    return;
+  }
+  for (Entry &e : entries) {
+    if (e.segment == trees[0].segment) {
+      e.segment = trees[1].segment;
+    } else if (e.segment == trees[1].segment) {
+      e.segment = trees[0].segment;
+    }
+  }
+}
+#endif /* UNIV_DEBUG */
+
 /** RV3, RV4: bring what is known of the tablespace up to date with the
-table's indexes and, after a startup or an IMPORT, with its directory:
-the listed pages still unused (a split formats its page as an index page,
-so a listed page that still carries the reserve's magic was never used,
-RV7) of live segments go back into their pools.  No latch may be held:
-a listed page that a split used may be in a level now, latched by a writer
-that waits for the tablespace latch. */
+table's indexes and, after a startup or an IMPORT, with its directory,
+whose entries of live segments are kept to be checked (check_listed()).
+No latch may be held. */
 void update(const dict_table_t *table, space_id_t space,
             const page_size_t &page_size) {
   /* RV4: the table's segments are all the tablespace's (M4). */
@@ -331,24 +393,18 @@ void update(const dict_table_t *table, space_id_t space,
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
     const Space_reserve &reserve = reserves[space];
-    if (reserve.loaded && reserve.live_indexes == ids) {
+    if (reserve.loaded && same_indexes(reserve.live_trees, ids)) {
       return;
     }
     loaded = reserve.loaded;
   }
-  const std::vector<uint64_t> segments = live_segments(table, page_size);
+  const std::vector<Tree> trees = live_trees(table, page_size);
   page_no_t named = 0;
   page_no_t directory = FIL_NULL;
   std::vector<Entry> entries;
   if (!loaded) {
-    entries = read_directory(space, page_size, &named, &directory);
-    entries.erase(
-        std::remove_if(entries.begin(), entries.end(),
-                       [&](const Entry &e) {
-                         return !contains(segments, e.segment) ||
-                                !still_reserved(space, e.page_no, page_size);
-                       }),
-        entries.end());
+    entries = listed_once(
+        read_directory(space, page_size, &named, &directory), trees);
     if (named != 0 && directory == FIL_NULL) {
       ib::warn() << "B-link: page 0 of tablespace " << space << " names page "
                  << named << " as its reserve directory, which is not one;"
@@ -357,27 +413,89 @@ void update(const dict_table_t *table, space_id_t space,
   }
   std::lock_guard<std::mutex> guard(reserve_mutex);
   Space_reserve &reserve = reserves[space];
-  reserve.live_indexes = ids;
-  reserve.live_segments = segments;
+  reserve.live_trees = trees;
+  reserve.segment_of.clear();
+  for (const Tree &tree : trees) {
+    reserve.segment_of[tree.index] = tree.segment;
+  }
   for (auto it = reserve.pools.begin(); it != reserve.pools.end();) {
     it = reserve.live(it->first) ? std::next(it) : reserve.pools.erase(it);
   }
+  reserve.unchecked.erase(
+      std::remove_if(reserve.unchecked.begin(), reserve.unchecked.end(),
+                     [&](const Entry &e) { return !reserve.live(e.segment); }),
+      reserve.unchecked.end());
   if (!loaded) {
     /* RV3: the directory is read before any of its pages is in memory
-    (only a refill, which reads it first, fills the pools), so no page is
-    listed twice. */
+    (only a refill, which reads it first, fills the pools). */
     ut_ad(reserve.in_flight.empty());
     ut_ad(std::all_of(reserve.pools.begin(), reserve.pools.end(),
                       [](const auto &pool) { return pool.second.pages.empty(); }));
     reserve.loaded = true;
     reserve.directory = directory;
     reserve.disabled = named != 0 && directory == FIL_NULL;
-    for (const Entry &e : entries) {
-      reserve.pools[e.segment].pages.push_back(e.page_no);
-    }
-    btr_blink_reserve_stats.pages_reclaimed.fetch_add(
-        entries.size(), std::memory_order_relaxed);
+    DBUG_EXECUTE_IF("blink_reserve_segments_swapped",
+                    swap_segments(entries, trees););
+    reserve.unchecked = std::move(entries);
   }
+}
+
+/** RV3: a listed, marked page that the segment it is listed for does not
+own: it is not used, and says so. */
+void refuse(space_id_t space, const Entry &e) {
+  btr_blink_reserve_stats.pages_refused.fetch_add(1,
+                                                  std::memory_order_relaxed);
+  ib::error() << "B-link: page " << e.page_no << " of tablespace " << space
+              << " is listed in its reserve directory for leaf segment "
+              << e.segment << ", which does not own it; the page is not"
+              << " used (Innodb_btree_blink_reserve_pages_refused)";
+}
+
+/** RV3: check a few of the pages listed for the tree's segment, each with
+no other latch held (a page that a split used before the restart may be in
+a level now): those still marked and owned by the segment go back into its
+pool, the others leave the list.  The first refills after a startup share
+the directory's reads, REFILL_BATCH at a time.
+@return whether the segment has listed pages left to check */
+bool check_listed(const Tree &tree, space_id_t space,
+                  const page_size_t &page_size) {
+  std::vector<Entry> batch;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    auto &unchecked = reserves[space].unchecked;
+    for (auto it = unchecked.begin();
+         it != unchecked.end() && batch.size() < REFILL_BATCH;) {
+      if (it->segment == tree.segment) {
+        batch.push_back(*it);
+        it = unchecked.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  std::vector<page_no_t> reclaimed;
+  for (const Entry &e : batch) {
+    if (!still_reserved(space, e.page_no, page_size)) {
+      continue;
+    }
+    mtr_t mtr;
+    mtr.start();
+    const bool owned =
+        fseg_owns_page_in_space(space, tree.header, e.page_no, &mtr);
+    mtr.commit();
+    if (owned) {
+      reclaimed.push_back(e.page_no);
+    } else {
+      refuse(space, e);
+    }
+  }
+  btr_blink_reserve_stats.pages_reclaimed.fetch_add(
+      reclaimed.size(), std::memory_order_relaxed);
+  std::lock_guard<std::mutex> guard(reserve_mutex);
+  Space_reserve &reserve = reserves[space];
+  auto &pool = reserve.pools[tree.segment].pages;
+  pool.insert(pool.end(), reclaimed.begin(), reclaimed.end());
+  return reserve.has_unchecked(tree.segment);
 }
 
 /** RV4: page 0 names another directory than the one this server wrote:
@@ -440,15 +558,20 @@ buf_block_t *latch_directory(space_id_t space, const page_size_t &page_size,
 }
 
 /** RV1: the pages a leaf segment's reserve is refilled to: the setting,
-capped at a sixteenth of the pages the segment uses, or 2 if that is more,
-so that small indexes keep small reserves (their disk space, and the leaf
-page counts of their statistics).  Latches the inode. */
-ulint reserve_target(space_id_t space, const fseg_header_t *header,
-                     mtr_t *mtr) {
+capped at a sixteenth of the pages the segment uses, so that small indexes
+keep small reserves (their disk space, and the leaf page counts of their
+statistics), and at the index's share of the directory, so that every index
+of the largest table has a reserve; never fewer than a split takes.
+Latches the inode. */
+ulint reserve_target(const dict_index_t *index, const fseg_header_t *header,
+                     ulint capacity, mtr_t *mtr) {
   ulint used;
-  fseg_n_reserved_pages_in_space(space, header, &used, mtr);
-  return std::min<ulint>(srv_btree_blink_reserve_pages,
-                         std::max<ulint>(2, used / 16));
+  fseg_n_reserved_pages_in_space(index->space, header, &used, mtr);
+  const ulint share =
+      capacity / std::max<size_t>(1, blink_trees(index->table).size());
+  return std::max<ulint>(
+      PAGES_PER_SPLIT,
+      std::min<ulint>({srv_btree_blink_reserve_pages, used / 16, share}));
 }
 
 /** Clears Space_reserve::refilling when the refill ends. */
@@ -457,7 +580,10 @@ class Refilling {
   explicit Refilling(space_id_t space) : m_space(space) {}
   ~Refilling() {
     std::lock_guard<std::mutex> guard(reserve_mutex);
-    reserves[m_space].refilling = false;
+    auto reserve = reserves.find(m_space);
+    if (reserve != reserves.end()) {
+      reserve->second.refilling = false;
+    }
   }
   Refilling(const Refilling &) = delete;
   Refilling &operator=(const Refilling &) = delete;
@@ -465,11 +591,6 @@ class Refilling {
  private:
   const space_id_t m_space;
 };
-
-/** RV5: the pages a refill allocates in one mini-transaction.  It
-releases the tablespace latch between them, for the splits that allocate
-inside themselves meanwhile, and each batch can be taken once committed. */
-constexpr ulint REFILL_BATCH = 4;
 
 /** RV1: a refill of index found its tablespace's directory full: count
 it, and say so once per tablespace, since the index's leaf splits now
@@ -515,7 +636,8 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
   /* RV5: the tablespace latch first, then the inode, page 0, the
   directory, the descriptor pages and the new pages: nothing a splitter
   waits for while it holds a page of a level. */
-  const ulint target = reserve_target(space, leaf_seg, &mtr);
+  const ulint capacity = directory_capacity(page_size);
+  const ulint target = reserve_target(index, leaf_seg, capacity, &mtr);
   page_t *page0 =
       fsp_get_space_header(space, page_size, &mtr) - FSP_HEADER_OFFSET;
   page_no_t directory;
@@ -538,7 +660,6 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
     disable(space, named, directory);
     return 0;
   }
-  const ulint capacity = directory_capacity(page_size);
   if (n_entries >= capacity && have < target) {
     note_directory_full(index, capacity);
   }
@@ -550,9 +671,7 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
   if (dir_block == nullptr) {
     mtr.commit();
     std::lock_guard<std::mutex> guard(reserve_mutex);
-    Space_reserve &reserve = reserves[space];
-    reserve.segment_of[index->id] = segment;
-    reserve.pools[segment].target = target;
+    reserves[space].pools[segment].target = target;
     return 0;
   }
 
@@ -590,7 +709,6 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
   std::lock_guard<std::mutex> guard(reserve_mutex);
   Space_reserve &reserve = reserves[space];
   reserve.directory = dir_block->page.id.page_no();
-  reserve.segment_of[index->id] = segment;
   Pool &pool = reserve.pools[segment];
   pool.target = target;
   pool.pages.insert(pool.pages.end(), fresh.begin(), fresh.end());
@@ -669,17 +787,7 @@ bool btr_blink_reserve_extents_reserved() { return t_taken.extents_reserved; }
 
 buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr) {
   if (t_taken.unused.empty()) {
-    /* SP5's second split of the same insert: another page if there is
-    one (the first was taken where the extents would be reserved). */
-    if (t_taken.used.empty()) {
-      return nullptr;
-    }
-    std::lock_guard<std::mutex> guard(reserve_mutex);
-    auto reserve = reserves.find(index->space);
-    if (reserve == reserves.end() ||
-        !pop_locked(reserve->second, index->space, t_taken.segment)) {
-      return nullptr;
-    }
+    return nullptr;
   }
   ut_ad(t_taken.space == index->space);
   /* RV2: a split with a page of the reserve latches no tablespace page. */
@@ -689,6 +797,7 @@ buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr) {
   const page_no_t page_no = t_taken.unused.back();
   t_taken.unused.pop_back();
   t_taken.used.push_back(page_no);
+  btr_blink_reserve_stats.pages_taken.fetch_add(1, std::memory_order_relaxed);
   /* RV2: no one else latches a reserve page (it is in no level, and only
   this thread took it), so waiting for it is safe under LO2 and LO3. */
   buf_block_t *block =
@@ -748,20 +857,38 @@ void btr_blink_reserve_refill(const dict_index_t *index,
   const space_id_t space = index->space;
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
-    forget_dropped_locked();
     Space_reserve &reserve = reserves[space];
     auto segment = reserve.segment_of.find(index->id);
     if (reserve.refilling || reserve.disabled ||
         (segment != reserve.segment_of.end() &&
-         2 * reserve.pools[segment->second].pages.size() >=
-             std::min<ulint>(reserve.pools[segment->second].target,
-                             srv_btree_blink_reserve_pages))) {
+         full_enough(reserve.pools[segment->second]))) {
       return;
     }
     reserve.refilling = true;
   }
   const Refilling refilling(space);
-  update(index->table, space, dict_table_page_size(index->table));
+  const page_size_t page_size = dict_table_page_size(index->table);
+  update(index->table, space, page_size);
+  Tree tree;
+  bool disabled;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    const Space_reserve &reserve = reserves[space];
+    disabled = reserve.disabled;
+    auto it = std::find_if(
+        reserve.live_trees.begin(), reserve.live_trees.end(),
+        [&](const Tree &t) { return t.index == index->id; });
+    if (it == reserve.live_trees.end()) {
+      /* The index has no tree (yet): nothing to refill. */
+      return;
+    }
+    tree = *it;
+  }
+  /* RV3: the pages listed before a restart first; no allocation while
+  some of them may still be unused. */
+  if (disabled || check_listed(tree, space, page_size)) {
+    return;
+  }
   /* A1: the validator, under X, counts the leaf segment's pages against the
   directory; a refill between the two would be taken for a leak.  No latch
   is held here (LO1), but an exclusive path waiting for X goes first. */
@@ -769,12 +896,7 @@ void btr_blink_reserve_refill(const dict_index_t *index,
   /* LO1: taken once per thread. */
   ut_ad(!rw_lock_own_flagged(
       lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
-  bool disabled;
-  {
-    std::lock_guard<std::mutex> guard(reserve_mutex);
-    disabled = reserves[space].disabled;
-  }
-  if (disabled || !rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
+  if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
     return;
   }
   refill(index, leaf_seg);
@@ -783,7 +905,10 @@ void btr_blink_reserve_refill(const dict_index_t *index,
 
 void btr_blink_reserve_forget(space_id_t space_id) {
   std::lock_guard<std::mutex> guard(reserve_mutex);
-  reserves.erase(space_id);
+  if (reserves.erase(space_id) > 0) {
+    btr_blink_reserve_stats.spaces_forgotten.fetch_add(
+        1, std::memory_order_relaxed);
+  }
 }
 
 ulint btr_blink_reserve_count(const dict_index_t *index) {

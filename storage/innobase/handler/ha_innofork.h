@@ -56,8 +56,8 @@ static MYSQL_SYSVAR_ULONG(
     PLUGIN_VAR_RQCMDARG,
     "Pages each B-link index keeps allocated for its leaf splits, refilled "
     "after a row insert when half are used, so that a leaf split latches no "
-    "tablespace page (innofork, btr/README.blink.md RV1). 0 allocates inside "
-    "each split.",
+    "tablespace page (innofork, btr/README.blink.md RV1). A split takes two; "
+    "1 acts as 2. 0 allocates inside each split.",
     nullptr, nullptr, 32, 0, 256, 0);
 
 /** innodb_trx_throttling: the gate follows the variable. */
@@ -356,6 +356,7 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       INNOFORK_RESERVE_STATUS(refills),                                   \
       INNOFORK_RESERVE_STATUS(pages_allocated),                           \
       INNOFORK_RESERVE_STATUS(pages_reclaimed),                           \
+      INNOFORK_RESERVE_STATUS(pages_refused),                             \
       INNOFORK_RESERVE_STATUS(spaces_forgotten),                          \
       INNOFORK_RESERVE_STATUS(directory_full),                            \
       {"trx_active_rw_ids", (char *)&show_trx_active_rw_ids, SHOW_FUNC,    \

@@ -43,8 +43,8 @@ extern ulong srv_btree_blink_reserve_pages;
 
 /** Counters shown in SHOW GLOBAL STATUS as Innodb_btree_blink_reserve_*. */
 struct btr_blink_reserve_stats_t {
-  /** RV2: pages popped from a reserve for a leaf split (SP5's second
-  page included, and a page popped again after it went back unused). */
+  /** RV2: reserve pages that leaf splits formatted (SP5's second page
+  included). */
   std::atomic<uint64_t> pages_taken{0};
   /** RV2: leaf splits that found the reserve empty and allocated inside
   the split, as without a reserve. */
@@ -55,7 +55,11 @@ struct btr_blink_reserve_stats_t {
   /** RV3: pages found in a directory after a restart (or IMPORT) that were
   still unused, and so went back into their index's reserve. */
   std::atomic<uint64_t> pages_reclaimed{0};
-  /** RV4: dropped tablespaces whose reserve the server forgot. */
+  /** RV3: pages found so, but not owned by the segment they are listed
+  for, and so not used. */
+  std::atomic<uint64_t> pages_refused{0};
+  /** RV4: dropped or imported tablespaces whose reserve the server
+  forgot. */
   std::atomic<uint64_t> spaces_forgotten{0};
   /** RV1: refills that found the tablespace's directory full, so that
   their index's reserve stays below its target. */
@@ -95,8 +99,9 @@ Runs after a row insert's commit, no latch held.
 void btr_blink_reserve_refill(const dict_index_t *index,
                               const fseg_header_t *leaf_seg);
 
-/** RV4: forget what is known of a tablespace's reserve (IMPORT replaced
-the file; the next refill reads its directory). */
+/** RV4: forget what is known of a tablespace's reserve: it was dropped
+(fil_delete_tablespace()), or IMPORT replaced the file and the next refill
+reads its directory. */
 void btr_blink_reserve_forget(space_id_t space_id);
 
 /** A1: the pages of the index's reserve, as its tablespace's directory on
@@ -116,6 +121,17 @@ is full */
 buf_block_t *fsp_alloc_page_outside_segments(space_id_t space_id,
                                              const page_size_t &page_size,
                                              mtr_t *mtr);
+
+/** RV3: whether a page is allocated to a file segment: the tests of
+fseg_free_page_low().  Latches the tablespace, the inode and the extent
+descriptor.
+@param[in]     space_id  tablespace
+@param[in]     header    a copy of the segment header
+@param[in]     page_no   page
+@param[in,out] mtr       mini-transaction
+@return whether the segment owns the page */
+bool fseg_owns_page_in_space(space_id_t space_id, const fseg_header_t *header,
+                             page_no_t page_no, mtr_t *mtr);
 
 /** fseg_n_reserved_pages() with the tablespace given, for a copy of a
 segment header (LO4).
