@@ -116,6 +116,7 @@ for more details.
 #include "btr0blink_finish.h"
 #include "btr0blink_reserve.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -125,6 +126,7 @@ for more details.
 #include <vector>
 
 #include "btr0btr.h"
+#include "btr0cur.h"
 #include "buf0buf.h"
 #include "dict0dict.h"
 #include "fil0fil.h"
@@ -1026,21 +1028,38 @@ bt_index_check.  Splits run while it walks: the index lock in S lets them
 and keeps merges out (G0), so no page it reaches is freed, but levels grow
 to the right and high keys and links change as it goes.  It checks only
 what a page proves alone (check_page_alone(): HK1, HK2, F1, its header,
-its level and its records' order) and what a page and its right sibling
+its level and its records' order; and stock's page_validate()) and what a page and its right sibling
 prove when both are latched, the page first (LO2): the sibling's left link
 (L1), the page's last record below the sibling's first (HK4), and the
 page's high key not above the sibling's first record (HK3 without the
 parent).  Each level is reached from the root by first node pointers,
 latch-coupled top-down, and walked along its right links, latch-coupled
 left to right; a root raise meanwhile only adds a level above the ones
-walked. */
+walked.  On the leaf level the walk gives way every YIELD_PAGES pages: it
+releases its latches and the index lock, so that an exclusive path waiting
+for X, and the searches queued behind that request, need not wait for the
+whole walk; then it takes S again and resumes on the leaf that holds the
+high key of the last page it checked (a descent, D3), which merges meanwhile
+may have moved left but never past that key.  The pair across a pause is
+not compared. */
 class Online_validator : private Page_checks {
  public:
-  /** @param[out] flagged  if not nullptr, the pages flagged as incomplete
-                          splits that the walk met, at most MAX_FLAGGED */
+  /** Releases the index lock and takes it again in S. */
+  using Give_way = std::function<void()>;
+
+  /** @param[out] flagged   if not nullptr, the pages flagged as incomplete
+                           splits that the walk met, at most MAX_FLAGGED
+  @param[in]  give_way  if set, called with no page latched to let X in */
   Online_validator(dict_index_t *index, const trx_t *trx,
-                   std::vector<page_no_t> *flagged = nullptr)
-      : Page_checks(index, trx, " (online check)"), m_flagged(flagged) {}
+                   std::vector<page_no_t> *flagged = nullptr,
+                   Give_way give_way = nullptr)
+      : Page_checks(index, trx, " (online check)"),
+        m_flagged(flagged),
+        m_give_way(std::move(give_way)) {}
+
+  /** The leaf pages the walk checks between two pauses: a pause costs a
+  descent, a few page latches. */
+  static constexpr page_no_t YIELD_PAGES = 256;
 
   /** The most flagged pages a walk notes for finishing: CHECK TABLE
   finishes them after the walk (btr_blink_check_table()); writers finish
@@ -1098,12 +1117,59 @@ class Online_validator : private Page_checks {
     return mtr;
   }
 
+  /** check_page_alone(), stock's page_validate() (directory and record
+  heap), and the flagged page noted.
+  @return the page's records */
+  Records check_alone(const page_t *page, ulint level) {
+    const Records recs = check_page_alone(page, level);
+    if (!page_validate(page, m_index)) {
+      fail(page_get_page_no(page), level,
+           "page_validate() failed: its directory or record heap is corrupt");
+    }
+    note_flagged(page);
+    return recs;
+  }
+
   void note_flagged(const page_t *page) {
     if (m_flagged != nullptr && m_flagged->size() < MAX_FLAGGED &&
         page_get_page_no(page) != m_root_no &&
         blink_finish::is_flagged(page, m_index)) {
       m_flagged->push_back(page_get_page_no(page));
     }
+  }
+
+  /** @return whether the walk gives way before the page after the
+  n-th of the leaf level */
+  bool gives_way(ulint level, page_no_t n_pages) const {
+    return level == 0 && m_give_way != nullptr &&
+           (n_pages % YIELD_PAGES == 0 ||
+            DBUG_EVALUATE_IF("blink_validate_yield_every_page", true, false));
+  }
+
+  /** Give way (see the class comment) after the leaf page, which has a
+  right sibling and so a high key (HK1, checked).
+  @return the leaf that holds the high key now, S-latched in the returned
+  mini-transaction */
+  Mtr give_way(Mtr mtr, const page_t **page) {
+    Heap heap = new_heap();
+    const dtuple_t *hk = key_of(m_index, hk_of(*page), 1, heap.get());
+    mtr.reset();
+    m_give_way();
+    mtr = std::make_unique<Scoped_mtr>();
+    btr_cur_t cursor;
+    cursor.flag = BTR_CUR_BINARY;
+    cursor.index = m_index;
+    Blink_corruption_scope corruption;
+    /* PAGE_CUR_G: the descent moves right on a high key equal to hk (D3),
+    to the page whose range starts there.  The index lock is held in S, by
+    the walk's own mini-transaction. */
+    btr_blink_search_leaf(m_index, hk, PAGE_CUR_G, BTR_SEARCH_LEAF, false,
+                          true, &cursor, UT_LOCATION_HERE, mtr->get());
+    if (corruption.found()) {
+      fail(FIL_NULL, 0, "is corrupt: the descent after a pause failed (C3)");
+    }
+    *page = buf_block_get_frame(btr_cur_get_block(&cursor));
+    return mtr;
   }
 
   /** Walk one level from its leftmost page along its right links, each
@@ -1113,17 +1179,21 @@ class Online_validator : private Page_checks {
     Mtr mtr = leftmost(level, &page);
     check_left_link(page_get_page_no(page), level,
                     btr_page_get_prev(page, mtr->get()), FIL_NULL);
-    Records recs = check_page_alone(page, level);
-    note_flagged(page);
+    Records recs = check_alone(page, level);
     page_no_t n_pages = 1;
     for (page_no_t next = btr_page_get_next(page, mtr->get());
          next != FIL_NULL;) {
       check_interrupted();
       check_level_chain_ends(next, level, &n_pages);
+      if (gives_way(level, n_pages)) {
+        mtr = give_way(std::move(mtr), &page);
+        recs = check_alone(page, level);
+        next = btr_page_get_next(page, mtr->get());
+        continue;
+      }
       Mtr right_mtr = std::make_unique<Scoped_mtr>();
       const page_t *right = latch(next, right_mtr->get());
-      const Records right_recs = check_page_alone(right, level);
-      note_flagged(right);
+      const Records right_recs = check_alone(right, level);
       check_with_left_sibling(page, recs, right, right_recs, level,
                               right_mtr->get());
       mtr = std::move(right_mtr);
@@ -1167,6 +1237,7 @@ class Online_validator : private Page_checks {
   }
 
   std::vector<page_no_t> *const m_flagged;
+  const Give_way m_give_way;
 };
 
 }  // namespace
@@ -1187,9 +1258,21 @@ bool run_walk(dict_index_t *index, std::string *msg, bool online,
   } else {
     mtr_x_lock(dict_index_get_lock(index), &lock_mtr, UT_LOCATION_HERE);
   }
+  /* The online walk's pauses (Online_validator::give_way()). */
+  const auto give_way = [&] {
+    ut_ad(online);
+    lock_mtr.commit();
+    /* An X request that waits gets the lock before this thread's S. */
+#ifdef UNIV_DEBUG
+    /* No page latched, the index lock not held: tests let X in here. */
+    DEBUG_SYNC_C("blink_validate_online_gave_way");
+#endif /* UNIV_DEBUG */
+    lock_mtr.start();
+    mtr_s_lock(dict_index_get_lock(index), &lock_mtr, UT_LOCATION_HERE);
+  };
   bool ok = true;
   try {
-    walk();
+    walk(give_way);
   } catch (const Violation &v) {
     *msg = v.msg;
     ok = false;
@@ -1208,14 +1291,16 @@ bool btr_blink_validate_index(dict_index_t *index, const trx_t *trx,
                               std::string *msg) {
   /* X: no structure change runs during the walk, leaf records may change
   (see the comment at the top of this file). */
-  return run_walk(index, msg, false, [&] { Validator(index, trx).run(); });
+  return run_walk(index, msg, false,
+                  [&](const auto &) { Validator(index, trx).run(); });
 }
 
 bool btr_blink_validate_index_online(dict_index_t *index, const trx_t *trx,
                                      std::string *msg) {
   /* S: splits run during the walk, merges do not (G0). */
-  return run_walk(index, msg, true,
-                  [&] { Online_validator(index, trx).run(); });
+  return run_walk(index, msg, true, [&](const auto &give_way) {
+    Online_validator(index, trx, nullptr, give_way).run();
+  });
 }
 
 bool btr_blink_check_table(dict_index_t *index, const trx_t *trx,
@@ -1225,8 +1310,8 @@ bool btr_blink_check_table(dict_index_t *index, const trx_t *trx,
            (!index->blink || btr_blink_validate_index(index, trx, msg));
   }
   std::vector<page_no_t> flagged;
-  const bool ok = run_walk(index, msg, true, [&] {
-    Online_validator(index, trx, &flagged).run();
+  const bool ok = run_walk(index, msg, true, [&](const auto &give_way) {
+    Online_validator(index, trx, &flagged, give_way).run();
   });
   /* Finishing writes pages: not in read-only mode, nor while recovery is
   forced (innodb_force_recovery), where CHECK TABLE changes nothing. */
