@@ -822,11 +822,17 @@ buf_block_t *btr_blink_page_alloc(dict_index_t *index, page_no_t hint,
   const fseg_header_t *seg_header =
       segments.bytes + (level == 0 ? 0 : FSEG_HEADER_SIZE);
   const space_id_t space = dict_index_get_space(index);
-  /* Extents were reserved by this split's insert, unless it took a page
-  from the reserve (SP5's second page) or is a secondary index's (no undo
+  /* Extents were reserved by this split's insert, unless it took pages
+  from the reserve (RV2: two, for SP5) or is a secondary index's (no undo
   log: btr_cur_pessimistic_insert() reserves none), and by the cascade
   for every parent split (publish_one_level()). */
   const bool reserved = level > 0 || btr_blink_reserve_extents_reserved();
+  /* blink_reserve_resplit: a tablespace whose free extents are all held by
+  reservations, where only a reserved allocation succeeds. */
+  if (!reserved &&
+      DBUG_EVALUATE_IF("blink_alloc_unreserved_fails", true, false)) {
+    return nullptr;
+  }
   buf_block_t *block = fseg_alloc_free_page_in_space(
       space, seg_header, hint, FSP_UP, reserved, mtr, mtr);
   if (block != nullptr) {
