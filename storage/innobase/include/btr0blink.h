@@ -547,7 +547,9 @@ btr_blink_delete_t btr_blink_delete_unfinished(btr_cur_t *cursor, mtr_t *mtr);
 only after X2 left a split on the path unfinished, when the key may lie
 in a right half that has no node pointer.  Non-leaf pages may be read
 unlatched (under X only this thread changes them); a leaf must be
-latched.
+latched.  A walk whose right links come back to a page it met (C2) marks
+the index corrupted and stops the server: the stock descent cannot return
+an error (C3).
 @param[in] mode  the search mode (D3) */
 bool btr_blink_exclusive_moves_right(dict_index_t *index,
                                      const page_t *page, const dtuple_t *tuple,
