@@ -714,6 +714,8 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
 }
 
 void btr_blink_insert_done() {
+  /* C3: the insert's search found its index corrupt. */
+  btr_blink_mark_found_corrupt();
   /* RV6: the insert's mini-transaction, the leaf split's, has committed. */
   const dict_index_t *split_index = btr_blink_reserve_after_commit();
   dict_index_t *index = t_splits.held;

@@ -37,7 +37,9 @@ under "Corrupt pages". */
 #include "page0page.h"
 #include "rem0cmp.h"
 #include "srv0srv.h"
+#include "sync0rw.h"
 
+#include <string>
 #include <thread>
 
 namespace {
@@ -66,6 +68,70 @@ int compare_with_hk(const dict_index_t *index, const rec_t *hk,
   return cmp_dtuple_rec_with_match_low(
       tuple, hk, index, *offsets, dtuple_get_n_fields_cmp(tuple), matched);
 }
+
+/** C3: the index that a search inside a Blink_corruption_scope of this
+thread found corrupt, not marked yet (btr_blink_mark_found_corrupt()). */
+thread_local dict_index_t *t_found_corrupt{nullptr};
+
+/** C3: log a corrupt index once: not when it is marked already, or about
+to be (a search of the same statement found it first).
+@param[in] page_no  the page found wrong
+@param[in] level    the level the search expected there
+@param[in] why      what was wrong
+@param[in] context  which search found it */
+void log_corrupt(const dict_index_t *index, page_no_t page_no, ulint level,
+                 const char *why, const std::string &context) {
+  if (index->is_corrupted() || t_found_corrupt == index) {
+    return;
+  }
+  ib::error() << "B-link index " << index->name() << " of table "
+              << index->table->name << " is corrupt: page " << page_no
+              << ", expected at level " << level << ": " << why << " ("
+              << context << "). The index is marked corrupted; CHECK TABLE"
+              << " names it, and rebuilding it (or the table, for the"
+              << " clustered index) repairs it.";
+}
+
+/** C3 for a search that cannot return an error: mark the index corrupted,
+so that after the restart statements that use it fail instead of meeting
+it again, and stop the server, as stock does for a corrupt page.  The
+mark is written under the search's latches: nothing runs after it. */
+void mark_and_stop(dict_index_t *index) {
+  dict_set_corrupted(index);
+  ib::fatal(UT_LOCATION_HERE)
+      << "B-link index " << index->name() << " of table "
+      << index->table->name << " is corrupt and this search cannot"
+      << " return an error; it is marked corrupted, so that after the"
+      << " restart statements that use it fail instead";
+}
+
+#ifdef UNIV_DEBUG
+/** Whether this thread holds a latch that C3's mark must not wait under:
+an index's lock, a page's or the adaptive hash index's.  Debug builds
+record the owners of every rw-lock (innodb_sync_debug does not track page
+latches); the scan of them all is for the rare corruption path only. */
+bool holds_tree_latch() {
+  bool held = false;
+  mutex_enter(&rw_lock_list_mutex);
+  for (const rw_lock_t *lock : rw_lock_list) {
+    switch (lock->get_id()) {
+      case LATCH_ID_INDEX_TREE:
+      case LATCH_ID_BUF_BLOCK_LOCK:
+      case LATCH_ID_BTR_SEARCH:
+        held = rw_lock_own_flagged(
+            lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X);
+        break;
+      default:
+        break;
+    }
+    if (held) {
+      break;
+    }
+  }
+  mutex_exit(&rw_lock_list_mutex);
+  return held;
+}
+#endif /* UNIV_DEBUG */
 
 /** A page latched by the descent and where its latch sits in the mtr. */
 struct Latched {
@@ -653,26 +719,19 @@ void Blink_descent::report_corrupt(bool may_return) {
   ut_ad(m_n_latched == 0);
   m_cursor->page_cur.block = nullptr;
   m_cursor->page_cur.rec = nullptr;
-  if (!m_index->is_corrupted()) {
-    ib::error() << "B-link index " << m_index->name() << " of table "
-                << m_index->table->name << " is corrupt: page "
-                << m_mismatch.page_no << ", expected at level "
-                << m_mismatch.level << ": " << m_mismatch.why << " (after "
-                << m_restarts << " restarts of the descent). The index is"
-                << " marked corrupted; CHECK TABLE names it, and rebuilding"
-                << " it (or the table, for the clustered index) repairs it.";
+  log_corrupt(m_index, m_mismatch.page_no, m_mismatch.level, m_mismatch.why,
+              "after " + std::to_string(m_restarts) +
+                  " restarts of the descent");
+  if (may_return && Blink_corruption_scope::report()) {
+    /* C3: the caller may still hold latches in its mini-transaction
+    (index->lock in S for online DDL, a secondary leaf for the clustered
+    lookup), and the mark waits for a redo flush: it is written after the
+    caller's commit, before the error leaves the caller. */
+    ut_ad(t_found_corrupt == nullptr || t_found_corrupt == m_index);
+    t_found_corrupt = m_index;
+    return;
   }
-  /* C3: after the descent's latches and, unless the caller holds it,
-  index->lock are released; stock marks an index the same way from the
-  middle of a row operation (row_ins_sec_index_entry_low()). */
-  dict_set_corrupted(m_index);
-  if (!may_return || !Blink_corruption_scope::report()) {
-    ib::fatal(UT_LOCATION_HERE)
-        << "B-link index " << m_index->name() << " of table "
-        << m_index->table->name << " is corrupt and this search cannot"
-        << " return an error; it is marked corrupted, so that after the"
-        << " restart statements that use it fail instead";
-  }
+  mark_and_stop(m_index);
 }
 
 /** Run a descent under index->lock in S (D1), unless the caller holds the
@@ -702,6 +761,25 @@ void run_under_s_lock(Blink_descent &descent, dict_index_t *index,
 }
 
 }  // namespace
+
+void btr_blink_mark_found_corrupt() {
+  dict_index_t *index = t_found_corrupt;
+  if (index == nullptr) {
+    return;
+  }
+  t_found_corrupt = nullptr;
+  /* C3: the caller has committed; the redo flush of the mark holds up no
+  other thread. */
+  ut_ad(!holds_tree_latch());
+  dict_set_corrupted(index);
+}
+
+void btr_blink_corrupt_stop(dict_index_t *index, page_no_t page_no,
+                            ulint level, const char *why,
+                            const char *context) {
+  log_corrupt(index, page_no, level, why, context);
+  mark_and_stop(index);
+}
 
 bool btr_blink_search_leaf(dict_index_t *index, const dtuple_t *tuple,
                            page_cur_mode_t mode, ulint latch_mode,

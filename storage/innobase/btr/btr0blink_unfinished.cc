@@ -22,6 +22,7 @@ undoing the split it is a half of (X4) or given to a sibling (X5).  The
 rules are in btr/README.blink.md, "Running out of space". */
 
 #include "btr0blink.h"
+#include "btr0blink_chain.h"
 #include "btr0blink_finish.h"
 
 #include <atomic>
@@ -33,6 +34,7 @@ rules are in btr/README.blink.md, "Running out of space". */
 #include "dict0dict.h"
 #include "lock0lock.h"
 #include "mtr0mtr.h"
+#include "my_dbug.h"
 #include "page0blink.h"
 #include "page0page.h"
 #include "srv0mon.h"
@@ -46,6 +48,20 @@ namespace {
 /** X3: the index whose exclusive path (this thread's X) met an incomplete
 split it could not finish; its structure changes fail. */
 thread_local const dict_index_t *t_unfinished{nullptr};
+
+/** C2 on X3's move-right: the walk of this thread's exclusive path along
+one level, which the stock descent makes one btr_blink_exclusive_moves_right()
+call per page.  A call on the page the last step went to goes on with the
+walk; any other starts one.  A walk left unfinished is harmless: a sound
+level never leads back to a page of it. */
+struct Exclusive_walk {
+  /** the index walked, or nullptr */
+  const dict_index_t *index{nullptr};
+  /** the page the last step went to */
+  page_no_t to{FIL_NULL};
+  blink_chain::Cycle_check cycle{FIL_NULL};
+};
+thread_local Exclusive_walk t_walk;
 
 }  // namespace
 
@@ -417,8 +433,24 @@ bool btr_blink_exclusive_moves_right(dict_index_t *index,
   }
   ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
   if (!btr_blink_right_of_high_key(index, page, tuple, mode, mtr)) {
+    t_walk.index = nullptr;
     return false;
   }
+  const page_no_t page_no = page_get_page_no(page);
+  if (t_walk.index != index || t_walk.to != page_no) {
+    t_walk = {index, page_no, blink_chain::Cycle_check(page_no)};
+  }
+  page_no_t right_no = btr_page_get_next(page, mtr);
+  DBUG_EXECUTE_IF("blink_exclusive_right_link_cycle", right_no = page_no;);
+  if (t_walk.cycle.step(right_no)) {
+    /* C2, C3: the stock descent cannot return an error, and under X a
+    walk without end would stop every session on the table. */
+    t_walk.index = nullptr;
+    btr_blink_corrupt_stop(index, page_no, btr_page_get_level(page),
+                           "its right links form a cycle",
+                           "moving right on an exclusive path, X3");
+  }
+  t_walk.to = right_no;
   btr_blink_stats.move_rights.fetch_add(1, std::memory_order_relaxed);
   return true;
 }

@@ -441,7 +441,9 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
 mini-transaction: publish the splits btr_blink_insert() made, level by
 level, each in a mini-transaction of its own, under the index->lock S it
 took; or finish the incomplete splits the insert met (FS1: the leaf it
-went to, a page its descent passed).  Then release index->lock. */
+went to, a page its descent passed).  Then release index->lock.  First,
+btr_blink_mark_found_corrupt() (C3): an insert whose search found its index
+corrupt calls this after its commit too. */
 void btr_blink_insert_done();
 
 /** FS1: a descent for a writer (BTR_MODIFY_LEAF, BTR_MODIFY_PREV) reached
@@ -545,7 +547,9 @@ btr_blink_delete_t btr_blink_delete_unfinished(btr_cur_t *cursor, mtr_t *mtr);
 only after X2 left a split on the path unfinished, when the key may lie
 in a right half that has no node pointer.  Non-leaf pages may be read
 unlatched (under X only this thread changes them); a leaf must be
-latched.
+latched.  A walk whose right links come back to a page it met (C2) marks
+the index corrupted and stops the server: the stock descent cannot return
+an error (C3).
 @param[in] mode  the search mode (D3) */
 bool btr_blink_exclusive_moves_right(dict_index_t *index,
                                      const page_t *page, const dtuple_t *tuple,
@@ -599,10 +603,12 @@ bool btr_blink_merge_allowed(dict_index_t *index);
 /** A caller that turns a corrupt B-link index met by its leaf search into
 an error (README.blink.md, "Corrupt pages", C3).  Inside a scope, a
 btr_blink_search_leaf() or btr_blink_open_at_side() that finds the index
-corrupt logs it, marks the index corrupted and returns with no page latched
-and the cursor on no page, and found() says so; outside any scope it stops
-the server after marking the index, as stock does for a corrupt page.
-Scopes nest; the innermost one of the thread takes the report. */
+corrupt logs it and returns with no page latched and the cursor on no page,
+and found() says so; the caller commits its mini-transaction and calls
+btr_blink_mark_found_corrupt() before it returns the error.  Outside any
+scope the search marks the index and stops the server, as stock does for a
+corrupt page.  Scopes nest; the innermost one of the thread takes the
+report. */
 class Blink_corruption_scope {
  public:
   Blink_corruption_scope() : m_outer(s_innermost) { s_innermost = this; }
@@ -630,6 +636,25 @@ class Blink_corruption_scope {
   Blink_corruption_scope *const m_outer;
   bool m_found{false};
 };
+
+/** C3: mark corrupted (dict_set_corrupted(), a redo write and flush) the
+index that a search inside a Blink_corruption_scope of this thread found
+corrupt, if one did since the last call.  The scope's caller calls it after
+its mini-transaction has committed and before it returns the error
+(btr_blink_insert_done() for the row inserts, row_search_mvcc() on its
+exit): no latch of the index, a page or the adaptive hash index is held
+then, and nothing of this thread uses the index before it is marked. */
+void btr_blink_mark_found_corrupt();
+
+/** C3 for a walk of a B-link index that cannot return an error: log the
+corrupt index (once), mark it corrupted and stop the server, as stock does
+for a corrupt page.
+@param[in] page_no  the page found wrong
+@param[in] level    its level
+@param[in] why      what was wrong
+@param[in] context  which walk found it */
+void btr_blink_corrupt_stop(dict_index_t *index, page_no_t page_no,
+                            ulint level, const char *why, const char *context);
 
 /** The descent of a B-link index to its leaf level for the leaf latch
 modes (README.blink.md, "Descent with move-right", D1..D5): one page
