@@ -25,6 +25,7 @@ btr0blink_unfinished.cc. */
 
 #include "btr0blink.h"
 #include "btr0blink_finish.h"
+#include "btr0blink_chain.h"
 #include "btr0blink_reserve.h"
 
 #include <algorithm>
@@ -843,6 +844,20 @@ buf_block_t *btr_blink_page_alloc(dict_index_t *index, page_no_t hint,
   return block;
 }
 
+/** C2: a walk down the tree meets each level once: a child that is not one
+level below its parent (a node pointer that leads up or sideways) would
+make the walk endless.  Stops the server after marking the index, as the
+exclusive path cannot return an error. */
+static void check_below_parent(dict_index_t *index, page_no_t page_no,
+                               ulint level, ulint parent_level, mtr_t *mtr) {
+  if (parent_level != ULINT_UNDEFINED && level + 1 != parent_level) {
+    mtr->commit();
+    btr_blink_corrupt_stop(index, page_no, parent_level - 1,
+                           "is not one level below its parent",
+                           "descending an exclusive path, X2");
+  }
+}
+
 void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
                            bool from_left) {
   ut_ad(index->blink);
@@ -865,12 +880,15 @@ void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
     mtr_t mtr;
     mtr.start();
     page_no_t page_no = dict_index_get_page(index);
+    ulint parent_level = ULINT_UNDEFINED;
     for (;;) {
       buf_block_t *block =
           btr_block_get(page_id_t(space, page_no), page_size, RW_S_LATCH,
                         UT_LOCATION_HERE, index, &mtr);
       const page_t *page = buf_block_get_frame(block);
       const ulint level = btr_page_get_level(page);
+      check_below_parent(index, page_no, level, parent_level, &mtr);
+      parent_level = level;
       const page_no_t siblings[] = {btr_page_get_prev(page, &mtr), page_no,
                                     btr_page_get_next(page, &mtr)};
       page_no_t child = FIL_NULL;
@@ -888,6 +906,8 @@ void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
         const rec_t *rec = page_cur_get_rec(&page_cursor);
         if (page_rec_is_user_rec(rec)) {
           child = child_of(rec, index);
+          DBUG_EXECUTE_IF("blink_finish_path_child_up",
+                          child = dict_index_get_page(index););
         }
       }
       mtr.commit();
@@ -961,10 +981,14 @@ ulint btr_blink_finish_all(dict_index_t *index) {
     /* The first page of the level: down the leftmost node pointers. */
     mtr.start();
     page_no_t page_no = dict_index_get_page(index);
+    ulint parent_level = ULINT_UNDEFINED;
     for (;;) {
       buf_block_t *block = latch_page(index, page_no, RW_S_LATCH, &mtr);
       const page_t *page = buf_block_get_frame(block);
-      if (btr_page_get_level(page) == level) {
+      check_below_parent(index, page_no, btr_page_get_level(page),
+                         parent_level, &mtr);
+      parent_level = btr_page_get_level(page);
+      if (parent_level == level) {
         break;
       }
       page_no = child_of(page_rec_get_next_const(page_get_infimum_rec(page)),
@@ -974,12 +998,14 @@ ulint btr_blink_finish_all(dict_index_t *index) {
     }
     mtr.commit();
 
+    blink_chain::Cycle_check cycle(page_no);
     while (page_no != FIL_NULL) {
       mtr.start();
       const page_t *page = buf_block_get_frame(
           latch_page(index, page_no, RW_S_LATCH, &mtr));
       const bool flagged = is_flagged(page, index);
-      const page_no_t next = btr_page_get_next(page, &mtr);
+      page_no_t next = btr_page_get_next(page, &mtr);
+      DBUG_EXECUTE_IF("blink_finish_all_link_cycle", next = page_no;);
       mtr.commit();
       if (flagged) {
         if (finish_split(index, page_no)) {
@@ -991,6 +1017,13 @@ ulint btr_blink_finish_all(dict_index_t *index) {
         /* One that could not be finished (FS3) is left to the checks;
         the structure changes of a Blink_finished_scope fail (X3). */
         blink_finish::set_unfinished(index);
+      }
+      /* C2: under X nothing frees a page, so a page met twice closes a
+      cycle of right links. */
+      if (next != FIL_NULL && cycle.step(next)) {
+        btr_blink_corrupt_stop(index, next, level,
+                               "closes a cycle of right links",
+                               "finishing every split, X2");
       }
       page_no = next;
     }
