@@ -17,8 +17,8 @@ for more details.
 The page reserve of B-link indexes (btr/README.blink.md, "The page
 reserve", RV1-RV8): a refill allocates pages to an index's leaf segment in
 a mini-transaction of its own and lists them in its tablespace's reserve
-directory; a leveled leaf split takes one and formats it as its right
-half, so it latches no tablespace, inode or descriptor page; after a crash
+directory; a leveled leaf split takes two (one for SP5's re-split) and
+formats the one it uses as its right half, so it latches no tablespace, inode or descriptor page; after a crash
 the directory tells which pages are still unused. */
 
 #include "btr0blink_reserve.h"
@@ -329,8 +329,9 @@ bool same_indexes(const std::vector<Tree> &trees,
                     [](const Tree &t, space_index_t id) { return t.index == id; });
 }
 
-/** RV3: the directory's entries of live segments, each (segment, page)
-once: a page listed twice would be handed to two splits. */
+/** RV3: the directory's entries of live segments, each page once: a page
+listed twice would be handed to two splits (check_listed() files a page
+under the segment that owns it, whichever one it is listed for). */
 std::vector<Entry> listed_once(std::vector<Entry> entries,
                                const std::vector<Tree> &trees) {
   const auto key = [](const Entry &e) {
@@ -339,8 +340,8 @@ std::vector<Entry> listed_once(std::vector<Entry> entries,
   std::sort(entries.begin(), entries.end(),
             [&](const Entry &a, const Entry &b) { return key(a) < key(b); });
   entries.erase(std::unique(entries.begin(), entries.end(),
-                            [&](const Entry &a, const Entry &b) {
-                              return key(a) == key(b);
+                            [](const Entry &a, const Entry &b) {
+                              return a.page_no == b.page_no;
                             }),
                 entries.end());
   entries.erase(std::remove_if(entries.begin(), entries.end(),
@@ -440,25 +441,52 @@ void update(const dict_table_t *table, space_id_t space,
   }
 }
 
-/** RV3: a listed, marked page that the segment it is listed for does not
-own: it is not used, and says so. */
+/** RV3: a listed, marked page that no live segment of the table owns: it
+is not used, and says so. */
 void refuse(space_id_t space, const Entry &e) {
   btr_blink_reserve_stats.pages_refused.fetch_add(1,
                                                   std::memory_order_relaxed);
   ib::error() << "B-link: page " << e.page_no << " of tablespace " << space
               << " is listed in its reserve directory for leaf segment "
-              << e.segment << ", which does not own it; the page is not"
-              << " used (Innodb_btree_blink_reserve_pages_refused)";
+              << e.segment << ", and no leaf segment of the table owns it;"
+              << " the page is not used"
+              << " (Innodb_btree_blink_reserve_pages_refused)";
+}
+
+/** RV3: the live tree whose leaf segment owns a page, the one the page is
+listed for first.  Latches the tablespace, an inode and a descriptor page
+in mini-transactions of their own.
+@return the tree, or nullptr if none owns it */
+const Tree *owner_of(const std::vector<Tree> &trees, uint64_t listed,
+                     space_id_t space, page_no_t page_no) {
+  std::vector<const Tree *> order;
+  for (const Tree &tree : trees) {
+    order.insert(tree.segment == listed ? order.begin() : order.end(), &tree);
+  }
+  for (const Tree *tree : order) {
+    mtr_t mtr;
+    mtr.start();
+    const bool owns =
+        fseg_owns_page_in_space(space, tree->header, page_no, &mtr) &&
+        !DBUG_EVALUATE_IF("blink_reserve_owner_unknown", true, false);
+    mtr.commit();
+    if (owns) {
+      return tree;
+    }
+  }
+  return nullptr;
 }
 
 /** RV3: check a few of the pages listed for the tree's segment, each with
 no other latch held (a page that a split used before the restart may be in
-a level now): those still marked and owned by the segment go back into its
-pool, the others leave the list.  The first refills after a startup share
-the directory's reads, REFILL_BATCH at a time.
+a level now): those still marked go back into the pool of the segment that
+owns them, normally the one they are listed for; the others leave the list.
+The first refills after a startup share the directory's reads, REFILL_BATCH
+at a time.
+@param[in] trees  the table's live trees, tree among them
 @return whether the segment has listed pages left to check */
-bool check_listed(const Tree &tree, space_id_t space,
-                  const page_size_t &page_size) {
+bool check_listed(const Tree &tree, const std::vector<Tree> &trees,
+                  space_id_t space, const page_size_t &page_size) {
   std::vector<Entry> batch;
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
@@ -473,18 +501,13 @@ bool check_listed(const Tree &tree, space_id_t space,
       }
     }
   }
-  std::vector<page_no_t> reclaimed;
+  std::vector<Entry> reclaimed;
   for (const Entry &e : batch) {
     if (!still_reserved(space, e.page_no, page_size)) {
       continue;
     }
-    mtr_t mtr;
-    mtr.start();
-    const bool owned =
-        fseg_owns_page_in_space(space, tree.header, e.page_no, &mtr);
-    mtr.commit();
-    if (owned) {
-      reclaimed.push_back(e.page_no);
+    if (const Tree *owner = owner_of(trees, e.segment, space, e.page_no)) {
+      reclaimed.push_back({owner->segment, e.page_no});
     } else {
       refuse(space, e);
     }
@@ -493,8 +516,9 @@ bool check_listed(const Tree &tree, space_id_t space,
       reclaimed.size(), std::memory_order_relaxed);
   std::lock_guard<std::mutex> guard(reserve_mutex);
   Space_reserve &reserve = reserves[space];
-  auto &pool = reserve.pools[tree.segment].pages;
-  pool.insert(pool.end(), reclaimed.begin(), reclaimed.end());
+  for (const Entry &e : reclaimed) {
+    reserve.pools[e.segment].pages.push_back(e.page_no);
+  }
   return reserve.has_unchecked(tree.segment);
 }
 
@@ -648,7 +672,10 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
     Space_reserve &reserve = reserves[space];
     directory = reserve.directory;
     n_entries = reserve.entries().size();
-    have = reserve.pools[segment].pages.size();
+    /* RV1: its pages in flight come back to the pool if unused. */
+    have = reserve.pools[segment].pages.size() +
+           std::count_if(reserve.in_flight.begin(), reserve.in_flight.end(),
+                         [&](const auto &f) { return f.second == segment; });
   }
   /* Only IMPORT replaces the file under a tablespace id (TRUNCATE makes a
   new one), and it forgets what was known (RV4): page 0 names the known
@@ -693,7 +720,17 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
   std::vector<Entry> entries;
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
-    entries = reserves[space].entries();
+    Space_reserve &reserve = reserves[space];
+    /* RV3: a listed page not checked yet that this batch allocated was
+    free, so its entry is stale: one entry per page. */
+    reserve.unchecked.erase(
+        std::remove_if(reserve.unchecked.begin(), reserve.unchecked.end(),
+                       [&](const Entry &e) {
+                         return std::find(fresh.begin(), fresh.end(),
+                                          e.page_no) != fresh.end();
+                       }),
+        reserve.unchecked.end());
+    entries = reserve.entries();
   }
   for (const page_no_t page_no : fresh) {
     entries.push_back({segment, page_no});
@@ -870,11 +907,13 @@ void btr_blink_reserve_refill(const dict_index_t *index,
   const page_size_t page_size = dict_table_page_size(index->table);
   update(index->table, space, page_size);
   Tree tree;
+  std::vector<Tree> trees;
   bool disabled;
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
     const Space_reserve &reserve = reserves[space];
     disabled = reserve.disabled;
+    trees = reserve.live_trees;
     auto it = std::find_if(
         reserve.live_trees.begin(), reserve.live_trees.end(),
         [&](const Tree &t) { return t.index == index->id; });
@@ -886,7 +925,7 @@ void btr_blink_reserve_refill(const dict_index_t *index,
   }
   /* RV3: the pages listed before a restart first; no allocation while
   some of them may still be unused. */
-  if (disabled || check_listed(tree, space, page_size)) {
+  if (disabled || check_listed(tree, trees, space, page_size)) {
     return;
   }
   /* A1: the validator, under X, counts the leaf segment's pages against the
@@ -915,20 +954,27 @@ ulint btr_blink_reserve_count(const dict_index_t *index) {
   const space_id_t space = index->space;
   const page_size_t page_size = dict_table_page_size(index->table);
   uint64_t segment;
+  byte header[FSEG_HEADER_SIZE];
   {
     mtr_t mtr;
     mtr.start();
     const page_t *root = btr_root_get(index, &mtr);
-    segment =
-        segment_id(space, page_size, root + PAGE_HEADER + PAGE_BTR_SEG_LEAF,
-                   &mtr);
+    memcpy(header, root + PAGE_HEADER + PAGE_BTR_SEG_LEAF, sizeof header);
+    mtr.commit();
+    mtr.start();
+    segment = segment_id(space, page_size, header, &mtr);
     mtr.commit();
   }
   page_no_t named;
   page_no_t directory;
   ulint n = 0;
   for (const Entry &e : read_directory(space, page_size, &named, &directory)) {
-    n += e.segment == segment && still_reserved(space, e.page_no, page_size);
+    if (e.segment == segment && still_reserved(space, e.page_no, page_size)) {
+      mtr_t mtr;
+      mtr.start();
+      n += fseg_owns_page_in_space(space, header, e.page_no, &mtr);
+      mtr.commit();
+    }
   }
   return n;
 }

@@ -46,8 +46,8 @@ struct btr_blink_reserve_stats_t {
   /** RV2: reserve pages that leaf splits formatted (SP5's second page
   included). */
   std::atomic<uint64_t> pages_taken{0};
-  /** RV2: leaf splits that found the reserve empty and allocated inside
-  the split, as without a reserve. */
+  /** RV2: leaf splits that found fewer than a split's two pages in the
+  reserve and allocated inside the split, as without a reserve. */
   std::atomic<uint64_t> empty{0};
   /** RV5: refills, and the pages they allocated. */
   std::atomic<uint64_t> refills{0};
@@ -58,8 +58,8 @@ struct btr_blink_reserve_stats_t {
   /** RV3: pages found so, but not owned by the segment they are listed
   for, and so not used. */
   std::atomic<uint64_t> pages_refused{0};
-  /** RV4: dropped or imported tablespaces whose reserve the server
-  forgot. */
+  /** RV4: tablespaces whose reserve the server forgot: dropped,
+  discarded or imported. */
   std::atomic<uint64_t> spaces_forgotten{0};
   /** RV1: refills that found the tablespace's directory full, so that
   their index's reserve stays below its target. */
@@ -79,10 +79,9 @@ bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags);
 (it took no page from the reserve and its insert reserves them) */
 bool btr_blink_reserve_extents_reserved();
 
-/** RV2: the new page of a leveled leaf split, from the pages this thread
-took (or from the reserve, for the second split of SP5), X-latched in
-mtr and not yet formatted.
-@return the block, or nullptr if the reserve has none: allocate */
+/** RV2: the new page of a leveled leaf split (or of SP5's re-split), from
+the pages this thread took, X-latched in mtr and not yet formatted.
+@return the block, or nullptr if it took none or has used both: allocate */
 buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr);
 
 /** RV6: after the mini-transaction of a leaf split that asked for pages
