@@ -1028,8 +1028,9 @@ bt_index_check.  Splits run while it walks: the index lock in S lets them
 and keeps merges out (G0), so no page it reaches is freed, but levels grow
 to the right and high keys and links change as it goes.  It checks only
 what a page proves alone (check_page_alone(): HK1, HK2, F1, its header,
-its level and its records' order; and stock's page_validate()) and what a page and its right sibling
-prove when both are latched, the page first (LO2): the sibling's left link
+its level and its records' order; and stock's page_validate()) and what a
+page and its right sibling prove when both are latched, the page first
+(LO2): the sibling's left link
 (L1), the page's last record below the sibling's first (HK4), and the
 page's high key not above the sibling's first record (HK3 without the
 parent).  Each level is reached from the root by first node pointers,
@@ -1039,9 +1040,10 @@ walked.  On the leaf level the walk gives way every YIELD_PAGES pages: it
 releases its latches and the index lock, so that an exclusive path waiting
 for X, and the searches queued behind that request, need not wait for the
 whole walk; then it takes S again and resumes on the leaf that holds the
-high key of the last page it checked (a descent, D3), which merges meanwhile
-may have moved left but never past that key.  The pair across a pause is
-not compared. */
+high key of the last page it checked (a descent, D3).  Merges meanwhile
+may move that key's range onto a page already checked or onto the right
+sibling, never past a page still to check.  The pair across a pause is not
+compared. */
 class Online_validator : private Page_checks {
  public:
   /** Releases the index lock and takes it again in S. */
