@@ -456,8 +456,8 @@ void btr_blink_write_marker(dd::Properties &p, const dict_index_t *index) {
 
 void btr_blink_dd_space_follow(dd::Tablespace *dd_space) {
   dd::Properties &p = dd_space->se_private_data();
-  space_id_t space_id;
-  uint32_t flags;
+  space_id_t space_id = SPACE_UNKNOWN;
+  uint32_t flags = 0;
   if (p.get(dd_space_key_strings[DD_SPACE_ID], &space_id) ||
       p.get(dd_space_key_strings[DD_SPACE_FLAGS], &flags)) {
     return;

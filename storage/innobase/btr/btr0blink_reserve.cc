@@ -453,6 +453,40 @@ void refuse(space_id_t space, const Entry &e) {
               << " (Innodb_btree_blink_reserve_pages_refused)";
 }
 
+/** RV3: whether a leaf segment owns a page, by fseg_free_page_low()'s
+tests: the page is not free in its extent descriptor, and the extent is the
+segment's or the page is in the segment's fragment slots.  Latches the
+tablespace, the inode, page 0 and the descriptor page.
+@param[in] header  a copy of the segment header */
+bool segment_owns(space_id_t space, const fseg_header_t *header,
+                  page_no_t page_no, mtr_t *mtr) {
+  fil_space_t *fil_space = fil_space_get(space);
+  mtr_x_lock_space(fil_space, mtr);
+  const page_size_t page_size(fil_space->flags);
+  fseg_inode_t *inode = fseg_inode_get(header, space, page_size, mtr);
+  const xdes_t *descr = xdes_get_descriptor(space, page_no, page_size, mtr);
+  if (descr == nullptr ||
+      xdes_mtr_get_bit(descr, XDES_FREE_BIT, page_no % FSP_EXTENT_SIZE, mtr)) {
+    return false;
+  }
+  switch (xdes_get_state(descr, mtr)) {
+    case XDES_FSEG:
+    case XDES_FSEG_FRAG:
+      return mach_read_from_8(descr + XDES_ID) ==
+             mach_read_from_8(inode + FSEG_ID);
+    case XDES_FREE_FRAG:
+    case XDES_FULL_FRAG:
+      for (ulint i = 0; i < FSEG_FRAG_ARR_N_SLOTS; ++i) {
+        if (fseg_get_nth_frag_page_no(inode, i, mtr) == page_no) {
+          return true;
+        }
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
 /** RV3: the live tree whose leaf segment owns a page, the one the page is
 listed for first.  Latches the tablespace, an inode and a descriptor page
 in mini-transactions of their own.
@@ -467,7 +501,7 @@ const Tree *owner_of(const std::vector<Tree> &trees, uint64_t listed,
     mtr_t mtr;
     mtr.start();
     const bool owns =
-        fseg_owns_page_in_space(space, tree->header, page_no, &mtr) &&
+        segment_owns(space, tree->header, page_no, &mtr) &&
         !DBUG_EVALUATE_IF("blink_reserve_owner_unknown", true, false);
     mtr.commit();
     if (owns) {
@@ -972,7 +1006,7 @@ ulint btr_blink_reserve_count(const dict_index_t *index) {
     if (e.segment == segment && still_reserved(space, e.page_no, page_size)) {
       mtr_t mtr;
       mtr.start();
-      n += fseg_owns_page_in_space(space, header, e.page_no, &mtr);
+      n += segment_owns(space, header, e.page_no, &mtr);
       mtr.commit();
     }
   }

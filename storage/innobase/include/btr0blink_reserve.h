@@ -121,16 +121,13 @@ buf_block_t *fsp_alloc_page_outside_segments(space_id_t space_id,
                                              const page_size_t &page_size,
                                              mtr_t *mtr);
 
-/** RV3: whether a page is allocated to a file segment: the tests of
-fseg_free_page_low().  Latches the tablespace, the inode and the extent
-descriptor.
-@param[in]     space_id  tablespace
-@param[in]     header    a copy of the segment header
-@param[in]     page_no   page
-@param[in,out] mtr       mini-transaction
-@return whether the segment owns the page */
-bool fseg_owns_page_in_space(space_id_t space_id, const fseg_header_t *header,
-                             page_no_t page_no, mtr_t *mtr);
+/** Stock helpers of fsp0fsp.cc, made non-static by patch 0003 for the
+ownership test of RV3 (fseg_free_page_low()'s tests). */
+xdes_t *xdes_get_descriptor(space_id_t space_id, page_no_t offset,
+                            const page_size_t &page_size, mtr_t *mtr);
+bool xdes_mtr_get_bit(const xdes_t *descr, ulint bit, page_no_t offset,
+                      mtr_t *mtr);
+page_no_t fseg_get_nth_frag_page_no(fseg_inode_t *inode, ulint n, mtr_t *mtr);
 
 /** fseg_n_reserved_pages() with the tablespace given, for a copy of a
 segment header (LO4).
