@@ -1,9 +1,9 @@
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
 """benchmarks/run: stock, fork and ablations side by side in one run.
 
-  benchmarks/run [--profile smoke|quick|full] [--servers stock,fork,ablations]
+  benchmarks/run [--profile smoke|quick|full|io] [--servers stock,fork,ablations]
                  [--servers stock,stock+innodb_thread_concurrency=16,fork+innodb_trx_throttling=32]
-                 [--workloads sysbench,tpcc,long-report,split-insert]
+                 [--workloads sysbench,tpcc,long-report,split-insert,split-insert-io,...]
                  [--threads 1,4,16] [--isolation RC,RR] [--time S] [--warmup S]
                  [--repeats N] [--server-nodes 0] [--client-nodes 1] [--no-pin]
                  [--server-cpus all|N|LIST] [--client-cpus N|LIST]
@@ -28,16 +28,24 @@ from .server import ROOT, Server, base_cnf, server_specs
 
 POW2 = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 
+# The io data sets (workloads.IO_WORKLOADS): the split table of 2.5 KB rows
+# and four sysbench tables, about 1.3 GB each, over 8 times the io
+# profile's buffer pool (the summary gives each server's sizes).
+IO_SETS = dict(io_tables=4, io_table_size=1500000, io_split_rows=500000,
+               io_split_threads=[32, 128], io_delete_rows=10)
+
 PROFILES = {
     # Seconds, for the test command: one server, tiny data, every workload
     # that needs no extra tool.
     "smoke": dict(servers=["fork"], workloads=["oltp_point_select", "oltp_read_write",
-                                               "long-report", "split-insert"],
+                                               "long-report", "split-insert"]
+                  + list(workloads.IO_WORKLOADS),
                   threads=[1, 2], isolation=["RC"], time=2, warmup=0, repeats=1, tables=1,
                   table_size=1000, warehouses=1, tpcc_threads=[1], tpcc_time=10,
                   long_threads=2, long_time=6, long_delay=1, long_hold=2,
                   split_rows=3000, split_threads=4, split_time=4,
-                  buffer_pool="256M", redo="64M"),
+                  io_tables=1, io_table_size=3000, io_split_rows=3000, io_split_threads=[2],
+                  io_delete_rows=5, buffer_pool="256M", redo="64M"),
     # Minutes, for a small machine: every workload, both servers.
     # stock twice: the A/A twin (stock-2) shows this machine's noise beside
     # every ratio.  Three repetitions, the fewest that give an interval
@@ -48,7 +56,7 @@ PROFILES = {
                   tables=4, table_size=20000, warehouses=2, tpcc_threads=[16], tpcc_time=20,
                   long_threads=8, long_time=40, long_delay=5, long_hold=15,
                   split_rows=40000, split_threads=32, split_time=20,
-                  buffer_pool="1G", redo="1G"),
+                  **IO_SETS, buffer_pool="1G", redo="1G"),
     # Hours, for a NUMA server.
     "full": dict(servers=["stock", "fork", "ablations"],
                  workloads=["sysbench", "tpcc", "long-report", "split-insert"],
@@ -56,7 +64,20 @@ PROFILES = {
                  tables=16, table_size=1000000, warehouses=100, tpcc_threads=[16, 64, 256, 1024],
                  tpcc_time=300, long_threads=64, long_time=600, long_delay=60, long_hold=240,
                  split_rows=2000000, split_threads=32, split_time=300,
-                 buffer_pool="32G", redo="8G"),
+                 **IO_SETS, buffer_pool="32G", redo="8G"),
+    # Half an hour per repetition on 2 cores: the io workloads, their data
+    # sets over 8 times the buffer pool, reads past the OS cache (O_DIRECT),
+    # each group from the buffer pool its restart emptied; split-insert on a
+    # table the buffer pool holds, for the projection's in-memory figures
+    # (benchmarks/doc/blink/README.md, "Tables larger than the buffer
+    # pool").
+    "io": dict(servers=["stock", "stock", "fork-no-btree-blink", "fork"],
+               workloads=["split-insert"] + list(workloads.IO_WORKLOADS), threads=[32, 128],
+               isolation=["RR"], time=20, warmup=0, repeats=3, tables=1, table_size=1000,
+               warehouses=1, tpcc_threads=[1], tpcc_time=10, long_threads=8, long_time=40,
+               long_delay=5, long_hold=15, split_rows=20000, split_threads=32, split_time=20,
+               **IO_SETS, buffer_pool="128M", redo="256M",
+               mysqld_opts=["innodb_flush_method=O_DIRECT"]),
 }
 
 
@@ -284,7 +305,8 @@ def run(a, p, outdir, log_progress):
     specs = server_specs(p["servers"], a.fork_build)
     file_dir = os.path.join(a.workdir, "files")  # secure_file_priv: must exist at startup
     os.makedirs(file_dir, exist_ok=True)
-    cnf = base_cnf({"buffer_pool": p["buffer_pool"], "redo": p["redo"], "mysqld_opts": a.mysqld_opt,
+    cnf = base_cnf({"buffer_pool": p["buffer_pool"], "redo": p["redo"],
+                    "mysqld_opts": p.get("mysqld_opts", []) + a.mysqld_opt,
                     "file_dir": file_dir, "warm": "warm" in a.variance_fixes})
     servers = [Server(s, a.workdir, a.port + i, cnf, plan["server"]) for i, s in enumerate(specs)]
     wls = workloads.make(p["workloads"])
@@ -299,6 +321,7 @@ def run(a, p, outdir, log_progress):
             "versions": {}, "variables": {}, "servers": servers,
             "machine": report.machine(), "interrupted": False,
             "fixes": sorted(a.variance_fixes), "exported": ctx.exported,
+            "data_mb": ctx.data_mb, "buffer_pool": cnf["innodb_buffer_pool_size"],
             "durations": "%d s per sysbench point, %d s warm-up per group" % (p["time"], p["warmup"])}
     progress("pinning: " + plan["note"])
     for w in plan["warnings"]:
@@ -334,7 +357,7 @@ def run(a, p, outdir, log_progress):
                             waits = variance.wait_writeback() if "writeback" in ctx.fixes else {}
                             s.start()
                             if "warm" in ctx.fixes:
-                                waits.update(variance.warm(s))
+                                waits.update(variance.warm(s, scan=not w.cold))
                             if waits:
                                 progress("  %s: %s" % (s.name, ", ".join(
                                     "%s %s" % kv for kv in sorted(waits.items()))))

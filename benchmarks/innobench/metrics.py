@@ -22,6 +22,11 @@ HANDLER_READS = ("Handler_read_first", "Handler_read_key", "Handler_read_last",
                  "Handler_read_next", "Handler_read_prev", "Handler_read_rnd",
                  "Handler_read_rnd_next")
 PAGE_READS = "Innodb_buffer_pool_read_requests"
+# Pages read from disk (the io workloads: per transaction and per split).
+DISK_READS = "Innodb_buffer_pool_reads"
+# The time threads waited for reads of InnoDB's data files (every thread:
+# the user threads' page reads and the read-ahead of the I/O threads).
+DATA_FILE = "wait/io/file/innodb/innodb_data_file"
 # A point with more steal time than this is flagged: the machine was not
 # ours alone, its numbers are suspect (results.csv steal_high, summary).
 STEAL_LIMIT_PCT = 2.0
@@ -50,6 +55,14 @@ def machine_cpu_ticks():
     softirq steal ..., in ticks, all CPUs together."""
     with open("/proc/stat") as f:
         return [int(x) for x in f.readline().split()[1:]]
+
+
+def iowait_pct(before, after):
+    """iowait between two machine_cpu_ticks() as % of all CPU time: CPUs
+    idle while a read or write of theirs was outstanding."""
+    delta = [b - a for a, b in zip(before[:8], after[:8])]
+    total = sum(delta)
+    return 100.0 * delta[4] / total if total > 0 else 0.0
 
 
 def steal_pct(before, after):
@@ -81,15 +94,18 @@ class CpuMeter:
     def stop(self):
         wall = time.monotonic() - self.t0
         server = proc_cpu_seconds(self.pid) - self.s0
-        steal = steal_pct(self.m0, machine_cpu_ticks())
-        return {"cpu_server": server / wall if wall else 0.0,
+        ticks = machine_cpu_ticks()
+        steal = steal_pct(self.m0, ticks)
+        return {"iowait_pct": round(iowait_pct(self.m0, ticks), 2),
+                "cpu_server": server / wall if wall else 0.0,
                 "cpu_clients": (children_cpu_seconds() - self.c0) / wall if wall else 0.0,
                 "server_cpu_s": server, "wall_s": wall, "steal_pct": round(steal, 2),
                 "steal_high": int(steal > STEAL_LIMIT_PCT)}
 
 
 def reset_waits(server):
-    server.sql("TRUNCATE TABLE performance_schema.events_waits_summary_global_by_event_name")
+    server.sql("TRUNCATE TABLE performance_schema.events_waits_summary_global_by_event_name;"
+               " TRUNCATE TABLE performance_schema.file_summary_by_event_name")
 
 
 BLINK_PREFIX = "Innodb_btree_blink_"
@@ -113,23 +129,30 @@ def read_waits(server):
         if len(out["top_waits"]) < TOP_WAITS:
             out["top_waits"].append("%s:%d:%.1fms" % (name.rsplit("/", 1)[1], int(count), ms))
     out["top_waits"] = " ".join(out["top_waits"])
+    for count, ps in server.rows(
+            "SELECT COUNT_READ, SUM_TIMER_READ FROM performance_schema.file_summary_by_event_name"
+            " WHERE EVENT_NAME = '%s'" % DATA_FILE):
+        out["data_reads"], out["data_read_ms"] = int(count), int(ps) / 1e9
     return out
 
 
 def read_counters(server):
-    return status(server, HANDLER_READS + (PAGE_READS,))
+    return status(server, HANDLER_READS + (PAGE_READS, DISK_READS))
 
 
 def reads_per_transaction(before, after, transactions):
     """Handler reads and page reads per transaction between two
     read_counters() (everything the server read meanwhile, the harness's
     own few queries included)."""
+    disk = after.get(DISK_READS, 0) - before.get(DISK_READS, 0)
     if not transactions:
-        return {"handler_reads_per_txn": None, "page_reads_per_txn": None}
+        return {"handler_reads_per_txn": None, "page_reads_per_txn": None, "disk_reads": disk,
+                "disk_reads_per_txn": None}
     handler = sum(after.get(n, 0) - before.get(n, 0) for n in HANDLER_READS)
     pages = after.get(PAGE_READS, 0) - before.get(PAGE_READS, 0)
     return {"handler_reads_per_txn": handler / transactions,
-            "page_reads_per_txn": pages / transactions}
+            "page_reads_per_txn": pages / transactions, "disk_reads": disk,
+            "disk_reads_per_txn": disk / transactions}
 
 
 def _status_prefixed(server, prefix):
@@ -150,6 +173,24 @@ def blink_counter_deltas(before, after):
     'name:delta' separated by spaces ('' when none did, or on stock)."""
     return " ".join("%s:%d" % (n, after[n] - before.get(n, 0)) for n in sorted(after)
                     if after[n] != before.get(n, 0))
+
+
+# The fork's hold times of the latches that serialise structure changes
+# (storage/innobase/include/mtr0hold.h): <latch>_holds and <latch>_hold_ns
+# for index->lock in SX and X and the tablespace latch in X.
+HOLD_LATCHES = ("index_lock_sx", "index_lock_x", "tablespace_latch_x")
+HOLD_COUNTERS = tuple("%s_%s" % (latch, what) for latch in HOLD_LATCHES
+                      for what in ("holds", "hold_ns"))
+
+
+def hold_counters(server):
+    """HOLD_COUNTERS -> value, {} on stock."""
+    return {n: v for n, v in _status_prefixed(server, "Innodb_").items() if n in HOLD_COUNTERS}
+
+
+def hold_deltas(before, after):
+    """{counter: after - before} of the HOLD_COUNTERS the server has."""
+    return {n: after[n] - before.get(n, 0) for n in HOLD_COUNTERS if n in after}
 
 
 TRX_PREFIX = "Innodb_trx_"
@@ -209,6 +250,16 @@ def trx_sys_mutex_per_transaction(waits, transactions):
         return {"trx_sys_mutex_per_txn": None, "trx_sys_mutex_us_per_txn": None}
     return {"trx_sys_mutex_per_txn": count / transactions,
             "trx_sys_mutex_us_per_txn": ms * 1e3 / transactions}
+
+
+def io_per_transaction(waits, transactions):
+    """Per transaction, from read_waits() over the point: the index lock's
+    wait time and the data file reads' wait time, in microseconds."""
+    if not transactions:
+        return {"index_lock_us_per_txn": None, "read_wait_us_per_txn": None}
+    return {"index_lock_us_per_txn": waits.get("index_lock_ms", 0.0) * 1e3 / transactions,
+            "read_wait_us_per_txn": waits["data_read_ms"] * 1e3 / transactions
+            if "data_read_ms" in waits else None}
 
 
 def deadlocks(server):

@@ -8,13 +8,22 @@ import platform
 import re
 
 from . import metrics, optimizer, stats
+from .numa import parse_size
 from .server import aa_pairs
+from .workloads import IO_WORKLOADS
 
 FIELDS = ["rep", "order", "server", "workload", "dataset", "isolation", "threads", "throughput",
           "unit", "qps", "lat_avg_ms", "p95_ms", "p99_ms", "errors_per_s", "errors",
           "reconnects_per_s", "deadlocks_per_s", "transactions", "writes", "server_cpus", "wall_s",
           "handler_reads_per_txn", "page_reads_per_txn",
           "cpu_server", "cpu_clients", "cpu_us_per_txn", "steal_pct", "steal_high",
+          # The io workloads' figures (every point records them): pages read
+          # from disk, the data file reads and their wait, iowait, the index
+          # lock's wait per transaction, the readers' own latency
+          # (split-insert-io-read), the fork's latch hold times (mtr0hold.h).
+          "disk_reads", "disk_reads_per_txn", "data_reads", "data_read_ms",
+          "read_wait_us_per_txn", "iowait_pct", "index_lock_us_per_txn",
+          "read_qps", "read_p95_ms", "read_p99_ms"] + list(metrics.HOLD_COUNTERS) + [
           "trx_sys_mutex_count", "trx_sys_mutex_ms", "trx_sys_mutex_per_txn",
           "trx_sys_mutex_us_per_txn",
           "index_lock_count", "index_lock_ms", "top_waits",
@@ -684,6 +693,67 @@ def write_sweep(path, runs, servers, command):
     return lines
 
 
+IO_HEAD = ["workload", "threads", "server", "tps", "P95 ms", "P99 ms", "readers' P95 / P99 ms",
+           "splits/txn", "disk reads/txn", "disk reads/split", "read wait us/txn", "iowait %",
+           "index lock wait us/txn", "CPU us/txn", "SX hold us/split", "X hold us/split",
+           "tablespace X hold us/split"]
+
+
+def _per_split(rows, field, scale=1.0):
+    """Median over repetitions of field / page_splits (x scale)."""
+    vals = [float(r[field]) * scale / float(r["page_splits"]) for r in rows
+            if r.get(field) not in (None, "") and float(r.get("page_splits") or 0) > 0]
+    return vals
+
+
+def io_lines(rows, servers):
+    """The io workloads' table (benchmarks/doc/blink/README.md, "Tables
+    larger than the buffer pool"): per point and server the medians over repetitions of throughput, latency
+    (the readers' own in split-insert-io-read), splits and disk reads per
+    transaction, disk reads per split, the wait for data file reads, iowait,
+    the index lock's wait, CPU per transaction, and the fork's hold times of
+    the latches that serialise splits, per split (mtr0hold.h; - on stock)."""
+    lines = ["| " + " | ".join(IO_HEAD) + " |", "|" + "---|" * len(IO_HEAD)]
+    for (w, iso, threads), by_server in points(rows).items():
+        if w not in IO_WORKLOADS:
+            continue
+        for s in servers:
+            mine = by_server.get(s, [])
+            if not mine:
+                continue
+            med = lambda field, fmt="%.1f": _median_cell(_vals(mine, field), fmt)
+            splits = [float(r["page_splits"]) / float(r["transactions"]) for r in mine
+                      if r.get("page_splits") not in (None, "") and float(r["transactions"] or 0)]
+            readers = "%s / %s" % (med("read_p95_ms", "%.2f"), med("read_p99_ms", "%.2f")) \
+                if _vals(mine, "read_p95_ms") else "-"
+            lines.append("| " + " | ".join([
+                w, str(threads), s, med("throughput", "%.0f"), med("p95_ms", "%.2f"),
+                med("p99_ms", "%.2f"), readers, _median_cell(splits, "%.3f"),
+                med("disk_reads_per_txn", "%.2f"),
+                _median_cell(_per_split(mine, "disk_reads"), "%.2f"),
+                med("read_wait_us_per_txn", "%.0f"), med("iowait_pct"),
+                med("index_lock_us_per_txn", "%.1f"), med("cpu_us_per_txn", "%.0f")] + [
+                _median_cell(_per_split(mine, latch + "_hold_ns", 1e-3), "%.1f")
+                for latch in metrics.HOLD_LATCHES]) + " |")
+    return lines
+
+
+def data_set_lines(info):
+    """Each data set's size per server, and its ratio to the buffer pool."""
+    sizes = info.get("data_mb") or {}
+    if not sizes:
+        return []
+    pool_mb = parse_size(info["buffer_pool"]) / 1048576 if info.get("buffer_pool") else None
+    out = []
+    for ds in dict.fromkeys(d for _, d in sizes):
+        mb = [v for (s, d), v in sizes.items() if d == ds]
+        cells = ", ".join("%s %.0f MB" % (s, v) for (s, d), v in sizes.items() if d == ds)
+        ratio = " (%.1f to %.1f times the %s buffer pool)" % (
+            min(mb) / pool_mb, max(mb) / pool_mb, info["buffer_pool"]) if pool_mb else ""
+        out.append("- data set %s after ANALYZE: %s%s" % (ds, cells, ratio))
+    return out
+
+
 def _median_max(values, fmt="%.1f"):
     return (fmt + " / " + fmt) % (stats.summarize(values)["median"], max(values)) if values else "-"
 
@@ -751,6 +821,7 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
         lines.append("- **interrupted** (Ctrl-C): partial results")
     if info.get("error"):
         lines.append("- **stopped by an error**: %s (partial results)" % info["error"])
+    lines += data_set_lines(info)
     if info.get("exported"):
         lines.append("- same rows: " + ", ".join(
             "the %s data set of %s's prepare, loaded into every server" % kv
@@ -817,6 +888,17 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
                 r["page_splits"],
                 float(r["splits_per_insert"]), r["p99_ms"], r["check"],
                 r.get("blink_counters") or ""))
+    if any(r["workload"] in IO_WORKLOADS for r in rows):
+        lines += ["", "## I/O-bound points", "",
+                  "Medians over repetitions. Disk reads: `Innodb_buffer_pool_reads`; read wait:"
+                  " performance_schema's wait on the InnoDB data files' reads (every thread);"
+                  " iowait: /proc/stat, % of all CPU time; index lock wait: performance_schema's"
+                  " `index_tree_rw_lock`; hold us/split: the fork's `Innodb_index_lock_sx_hold_ns`,"
+                  " `Innodb_index_lock_x_hold_ns` and `Innodb_tablespace_latch_x_hold_ns` over"
+                  " `index_page_splits` (stock has no such counter: fork-no-btree-blink runs"
+                  " stock's code path with them). split-insert-io-read: per insert, the readers'"
+                  " CPU and reads included; its threads are the writers and the readers.",
+                  ""] + io_lines(rows, servers)
     if timelines:
         lines += ["", "## Long report", ""] + long_report_lines(timelines)
     tpcc = [r for r in rows if r["workload"] == "tpcc"]

@@ -92,11 +92,12 @@ def warm_queries(indexes):
             % tuple(x.replace("`", "``") for x in sit) for sit in indexes]
 
 
-def warm(server):
-    """Read every index of the data set.  Returns warm_s and warm_pages
-    (Innodb_buffer_pool_pages_data afterwards)."""
+def warm(server, scan=True):
+    """Read every index of the data set (unless not scan: the io workloads
+    start from the buffer pool the restart emptied).  Returns warm_s and
+    warm_pages (Innodb_buffer_pool_pages_data afterwards)."""
     t0 = time.monotonic()
-    tables = optimizer.user_tables(server)
+    tables = optimizer.user_tables(server) if scan else None
     if tables:
         indexes = server.rows(
             "SELECT DISTINCT TABLE_SCHEMA, TABLE_NAME, INDEX_NAME FROM information_schema.STATISTICS"

@@ -30,6 +30,7 @@ class Context:
         self.rows, self.timelines = [], []
         self.table_stats, self.plans = {}, {}
         self.fixes, self.file_dir, self.exported = set(fixes), file_dir, {}
+        self.data_mb = {}  # (server, data set) -> MB of its tables, after ANALYZE
 
     def settle(self, server):
         """Before a point: wait for purge and the checkpoint (variance.settle)."""
@@ -93,12 +94,15 @@ def measure(ctx, server, argv, logname, parser, settled=None):
     query on every server: stock answers nothing), client run, output
     parsed, reads, server CPU and trx_sys->mutex per transaction (of every
     type, where the parser counts them), deadlocks per second, the
-    throttling counters' deltas."""
+    throttling counters' deltas, page splits (index_page_splits), disk
+    reads and their wait, the fork's latch hold times."""
     settled = ctx.settle(server) if settled is None else settled
     metrics.reset_waits(server)
     reads = metrics.read_counters(server)
     deadlocks = metrics.deadlocks(server)
     blink = metrics.blink_counters(server)
+    holds = metrics.hold_counters(server)
+    splits = split_count(server)
     trx = metrics.trx_status(server)
     sampler = metrics.Sampler(lambda: metrics.trx_gauges(metrics.trx_status(server)))
     sampler.start()
@@ -113,6 +117,8 @@ def measure(ctx, server, argv, logname, parser, settled=None):
     transactions = row.get("all_transactions", row.get("transactions"))
     row["cpu_us_per_txn"] = metrics.cpu_us_per_txn(row["server_cpu_s"], transactions)
     row["blink_counters"] = metrics.blink_counter_deltas(blink, metrics.blink_counters(server))
+    row.update(metrics.hold_deltas(holds, metrics.hold_counters(server)))
+    row["page_splits"] = split_count(server) - splits
     row["deadlocks_per_s"] = (metrics.deadlocks(server) - deadlocks) / row["wall_s"] \
         if row["wall_s"] else None
     row.update(metrics.reads_per_transaction(reads, metrics.read_counters(server), transactions))
@@ -123,6 +129,7 @@ def measure(ctx, server, argv, logname, parser, settled=None):
     waits = metrics.read_waits(server)
     row.update(waits)
     row.update(metrics.trx_sys_mutex_per_transaction(waits, transactions))
+    row.update(metrics.io_per_transaction(waits, transactions))
     return row
 
 
@@ -138,6 +145,14 @@ def sysbench_row(out):
             "intervals": [(i["t"], i["tps"], i["lat_ms"], i["err_per_s"]) for i in r["intervals"]]}
 
 
+def data_mb(server, database):
+    """Data and indexes of the database's tables in MB, as ANALYZE TABLE
+    counted their pages (information_schema.TABLES)."""
+    (mb,), = server.rows("SELECT COALESCE(SUM(DATA_LENGTH + INDEX_LENGTH), 0) / 1048576"
+                         " FROM information_schema.TABLES WHERE TABLE_SCHEMA = '%s'" % database)
+    return round(float(mb), 1)
+
+
 class Workload:
     """A data set, prepared once per server (prepare), and groups of points
     (groups, run_group).  A workload loads its data set (load), may check it
@@ -145,6 +160,9 @@ class Workload:
     (statements: (transaction, SQL) run in database)."""
     statements = ()
     database = None
+    # The io workloads start every group from the buffer pool the restart
+    # emptied; the others from one warmed by a scan of every index.
+    cold = False
 
     def prepare(self, server, ctx):
         """Load the data set into a fresh server and make it ready to save:
@@ -155,6 +173,7 @@ class Workload:
         self.load(server, ctx)
         optimizer.analyze(server)
         key = (server.name, self.dataset)
+        ctx.data_mb[key] = data_mb(server, self.database or "sbtest")
         ctx.table_stats[key] = optimizer.record(server)
         if self.statements:
             ctx.plans[key] = optimizer.explain(server, self.statements, self.database)
@@ -195,8 +214,12 @@ class Sysbench(Workload):
     def groups(self, p):
         return [{"isolation": iso} for iso in p["isolation"]]
 
+    def params(self, p):
+        """The profile's parameters as this workload's sysbench sees them."""
+        return p
+
     def run_group(self, server, ctx, group, rep):
-        p, iso = ctx.p, group["isolation"]
+        p, iso = self.params(ctx.p), group["isolation"]
         server.sql("SET GLOBAL transaction_isolation = '%s'" % ISOLATION[iso])
         if p["warmup"]:
             ctx.run(server, sysbench_argv(server, self.script, p, max(p["threads"]), p["warmup"],
@@ -432,11 +455,12 @@ class SplitInserts(Workload):
     script = os.path.join(BENCH, "workloads", "split_insert.lua")
     log_name = "split"
     readers_per_writer = 0
+    rows_key = "split_rows"
 
     def argv(self, server, p, threads, seconds, *extra, command="run"):
         extra = ignored_errors(extra) if command == "run" else list(extra)
         return ["sysbench", self.script, "--mysql-socket=" + server.sock, "--mysql-user=root",
-                "--mysql-db=sbtest", "--rows=%d" % p["split_rows"], "--threads=%d" % threads,
+                "--mysql-db=sbtest", "--rows=%d" % p[self.rows_key], "--threads=%d" % threads,
                 "--time=%d" % seconds, "--histogram=on", "--report-interval=1"] \
             + extra + [command]
 
@@ -447,24 +471,24 @@ class SplitInserts(Workload):
     def groups(self, p):
         return [{"isolation": "RR"}]
 
-    def run_group(self, server, ctx, group, rep):
+    def run_group(self, server, ctx, group, rep, settled=None):
+        """The point; settled: what the caller waited for (measure)."""
         p = ctx.p
-        writers = p["split_threads"]
+        writers = group.get("threads", p["split_threads"])
         threads = writers * (1 + self.readers_per_writer)
         ctx.log("  %-10s %-18s RR %5d threads" % (server.name, self.name, threads))
-        splits0 = split_count(server)
         # For split_time seconds, not a number of inserts: a point must be
         # long enough to be steady (issue 22).  The first pass over the gaps
         # splits nearly every full leaf; later inserts land on half-full
         # pages and split less often: splits_per_insert says how often.
         extra = ["--readers=on"] if self.readers_per_writer else []
         row = measure(ctx, server, self.argv(server, p, threads, p["split_time"], *extra),
-                      "%s-%d-r%d.log" % (self.log_name, threads, rep), sysbench_row)
-        splits = split_count(server) - splits0
+                      "%s-%d-r%d.log" % (self.log_name, threads, rep), sysbench_row, settled)
+        splits = row["page_splits"]
         inserted = row["writes"] if row.get("writes") is not None else row["transactions"]
         check = server.rows("CHECK TABLE sbtest.split_t")[-1]
         count = int(server.sql("SELECT COUNT(*) FROM sbtest.split_t"))
-        expected = p["split_rows"] + inserted
+        expected = p[self.rows_key] + inserted
         row.update(workload=self.name, isolation="RR", threads=threads, page_splits=splits,
                    splits_per_insert=splits / inserted if inserted else 0,
                    check="ok" if check[-1] == "OK" and count == expected else
@@ -482,9 +506,136 @@ class SplitInsertsRead(SplitInserts):
     readers_per_writer = 1
 
 
+class SplitInsertsIO(SplitInserts):
+    """split-insert on a table many times the buffer pool (the io profile):
+    most inserts read their leaf from disk, and a split reads its
+    neighbours.  A group per thread count, each on the restored table."""
+    cold = True
+    name = "split-insert-io"
+    dataset = "split-io"
+    log_name = "split-io"
+    rows_key = "io_split_rows"
+
+    def groups(self, p):
+        return [{"isolation": "RR", "threads": t} for t in p["io_split_threads"]]
+
+
+class SplitInsertsIORead(SplitInsertsIO):
+    """split-insert-io with as many threads reading ten keys from a random
+    gap on, in a sysbench process of their own, whose latency is the
+    readers' (results.csv read_*)."""
+    name = "split-insert-io-read"
+    log_name = "split-io-read"
+
+    def groups(self, p):
+        return [{"isolation": "RR", "threads": p["io_split_threads"][0]}]
+
+    def run_group(self, server, ctx, group, rep, settled=None):
+        threads, out = group["threads"], {}
+        # Settled before the readers start, so that they start with the writers.
+        settled = ctx.settle(server) if settled is None else settled
+        reader = threading.Thread(target=self._read, daemon=True,
+                                  args=(server, ctx, threads, rep, out))
+        reader.start()
+        try:
+            for row in super().run_group(server, ctx, group, rep, settled):
+                reader.join()
+                row.update(out)
+                row["threads"] = 2 * threads
+                yield row
+        finally:
+            reader.join()
+
+    def _read(self, server, ctx, threads, rep, out):
+        """The readers' run, from the writers' start to their end."""
+        try:
+            r = sysbench_row(ctx.run(server, self.argv(server, ctx.p, threads, ctx.p["split_time"],
+                                                       "--readers=on", "--read_only=on"),
+                                     "%s-readers-%d-r%d.log" % (self.log_name, threads, rep)))
+            out.update(read_qps=r["throughput"], read_p95_ms=r["p95_ms"],
+                       read_p99_ms=r["p99_ms"])
+        except Exception as e:  # the row says so; the writers' figures stand
+            out["check"] = "FAILED: readers: %s" % e
+
+
 def split_count(server):
     return int(server.sql("SELECT COUNT FROM information_schema.INNODB_METRICS"
                           " WHERE NAME = 'index_page_splits'") or 0)
+
+
+# The io data set: sysbench's tables, with ids spread evenly over the
+# whole INTEGER range instead of 1..table_size, so that sysbench's random
+# ids (oltp_insert --auto_inc=off: sysbench.rand.unique() - 2^31) land
+# between the preloaded rows, all over the primary key, as k's values do
+# all over k.  Every row is a function of its table and number (k from
+# CRC32, c and pad from SHA2; 9.7 has no MD5): every server loads the same
+# rows without an export.  workloads/purge_heavy.lua computes the same ids.
+IO_ID_BASE = -2 ** 31
+IO_CHUNK = 100000
+
+
+def io_stride(table_size):
+    return 2 ** 32 // table_size
+
+
+def io_table_sql(n):
+    """sysbench 1.0.20's sbtest table (oltp_common.lua create_table),
+    without k's index: CREATE INDEX after the load builds it sorted."""
+    return ("CREATE TABLE sbtest.sbtest%d (id INTEGER NOT NULL AUTO_INCREMENT,"
+            " k INTEGER DEFAULT '0' NOT NULL, c CHAR(120) DEFAULT '' NOT NULL,"
+            " pad CHAR(60) DEFAULT '' NOT NULL, PRIMARY KEY (id)) ENGINE=InnoDB" % n)
+
+
+def io_rows_sql(n, first, count, table_size):
+    """Rows first .. first+count-1 (of 0 .. table_size-1) of sbtest<n>, in
+    primary key order."""
+    stride = io_stride(table_size)
+    return ("SET SESSION cte_max_recursion_depth = {count};"
+            " INSERT INTO sbtest.sbtest{n} (id, k, c, pad)"
+            " WITH RECURSIVE s (i) AS (SELECT {first} UNION ALL SELECT i + 1 FROM s"
+            " WHERE i < {last})"
+            " SELECT {base} + i * {stride}, 1 + CRC32(CONCAT({n}, '-', i)) % {size},"
+            " LEFT(CONCAT(SHA2(i, 256), SHA2(i + 1, 256)), 119), LEFT(SHA2(-i, 256), 59)"
+            " FROM s").format(
+                count=count, n=n, first=first, last=first + count - 1,
+                base=IO_ID_BASE + stride // 2, stride=stride, size=table_size)
+
+
+class SysbenchIO(Sysbench):
+    """A sysbench workload on the io data set (io_tables tables of
+    io_table_size rows, many times the buffer pool in the io profile)."""
+    cold = True
+    dataset = "sysbench-io"
+
+    def params(self, p):
+        return dict(p, tables=p["io_tables"], table_size=p["io_table_size"], warmup=0)
+
+    def load(self, server, ctx):
+        p = self.params(ctx.p)
+        server.sql("CREATE DATABASE IF NOT EXISTS sbtest")
+        for n in range(1, p["tables"] + 1):
+            server.sql(io_table_sql(n))
+            for first in range(0, p["table_size"], IO_CHUNK):
+                # The CTE needs a current database (ERROR 1046 without).
+                server.sql(io_rows_sql(n, first, min(IO_CHUNK, p["table_size"] - first),
+                                       p["table_size"]), db="sbtest")
+            server.sql("CREATE INDEX k_{n} ON sbtest.sbtest{n}(k)".format(n=n))
+
+
+class PurgeHeavyIO(SysbenchIO):
+    """Each transaction deletes io_delete_rows neighbouring rows of the io
+    data set and inserts as many at random ids (workloads/purge_heavy.lua):
+    purge then empties and merges leaves while inserts split others."""
+    name = "purge-heavy-io"
+
+    def __init__(self):
+        # A random id may hit a row: an ignored error, as in oltp_insert-random.
+        super().__init__(os.path.join(BENCH, "workloads", "purge_heavy.lua"), self.name,
+                         ["--mysql-ignore-errors=1062"])
+
+    def run_group(self, server, ctx, group, rep):
+        self.extra = self.extra[:1] + ["--delete_rows=%d" % ctx.p["io_delete_rows"]]
+        yield from super().run_group(server, ctx, group, rep)
 
 
 SYSBENCH_SCRIPTS = ("oltp_read_write", "oltp_read_only", "oltp_point_select", "oltp_update_index")
@@ -496,6 +647,10 @@ SYSBENCH_SCRIPTS = ("oltp_read_write", "oltp_read_only", "oltp_point_select", "o
 # deletes and inserts whose purge merges pages (the B-link benchmarks,
 # benchmarks/doc/blink/README.md).
 SYSBENCH_NAMED_ONLY = ("oltp_insert", "oltp_insert-random", "oltp_write_only")
+# On the io data sets (the io profile; benchmarks/doc/blink/README.md,
+# "Tables larger than the buffer pool").
+IO_WORKLOADS = ("split-insert-io", "split-insert-io-read", "oltp_insert-random-io",
+                "purge-heavy-io")
 SYSBENCH_VARIANTS = {"oltp_insert-random": ("oltp_insert",
                                             ["--auto_inc=off", "--mysql-ignore-errors=1062"])}
 
@@ -517,8 +672,17 @@ def make(names):
             out.append(SplitInserts())
         elif n == "split-insert-read":
             out.append(SplitInsertsRead())
+        elif n == "split-insert-io":
+            out.append(SplitInsertsIO())
+        elif n == "split-insert-io-read":
+            out.append(SplitInsertsIORead())
+        elif n == "oltp_insert-random-io":
+            out.append(SysbenchIO("oltp_insert", n, SYSBENCH_VARIANTS["oltp_insert-random"][1]))
+        elif n == "purge-heavy-io":
+            out.append(PurgeHeavyIO())
         else:
             raise ValueError("unknown workload %r: sysbench, %s, tpcc, long-report, split-insert,"
-                             " split-insert-read"
-                             % (n, ", ".join(SYSBENCH_SCRIPTS + SYSBENCH_NAMED_ONLY)))
+                             " split-insert-read, %s"
+                             % (n, ", ".join(SYSBENCH_SCRIPTS + SYSBENCH_NAMED_ONLY),
+                                ", ".join(IO_WORKLOADS)))
     return out

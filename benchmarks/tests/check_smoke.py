@@ -9,7 +9,8 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from innobench import main, optimizer, report, server  # noqa: E402
+from innobench import main, metrics, optimizer, report, server  # noqa: E402
+from innobench.workloads import IO_WORKLOADS  # noqa: E402
 
 
 def check_statistics(outdir):
@@ -20,7 +21,10 @@ def check_statistics(outdir):
     p = main.PROFILES["smoke"]
     cnf = server.base_cnf({})
     loaded = {"sysbench": {"sbtest.sbtest%d" % i: p["table_size"] for i in range(1, p["tables"] + 1)},
-              "split": {"sbtest.split_t": p["split_rows"]}}
+              "split": {"sbtest.split_t": p["split_rows"]},
+              "split-io": {"sbtest.split_t": p["io_split_rows"]},
+              "sysbench-io": {"sbtest.sbtest%d" % i: p["io_table_size"]
+                              for i in range(1, p["io_tables"] + 1)}}
     recs = optimizer.from_csv_rows(report.read_csv(os.path.join(outdir, "tablestats.csv")))
     errors = []
     for name in p["servers"]:
@@ -48,6 +52,10 @@ def check(outdir):
     want = {(w, iso, t) for w in ("oltp_point_select", "oltp_read_write")
             for iso in p["isolation"] for t in p["threads"]}
     want |= {("long-report", "RR", p["long_threads"]), ("split-insert", "RR", p["split_threads"])}
+    want |= {("split-insert-io", "RR", t) for t in p["io_split_threads"]}
+    want |= {("split-insert-io-read", "RR", 2 * p["io_split_threads"][0])}
+    want |= {(w, iso, t) for w in ("oltp_insert-random-io", "purge-heavy-io")
+             for iso in p["isolation"] for t in p["threads"]}
     got = {(r["workload"], r["isolation"], int(r["threads"])) for r in rows}
     if got != want:
         errors.append("points measured %s, expected %s" % (sorted(got), sorted(want)))
@@ -75,6 +83,8 @@ def check(outdir):
         if r["workload"] == "split-insert" and not float(r["wall_s"]) >= p["split_time"]:
             errors.append("%s: ran %s s, not the profile's %d s" % (where, r["wall_s"],
                                                                    p["split_time"]))
+        if r["workload"] in IO_WORKLOADS:
+            errors += check_io_row(r, where)
         if r["deadlocks_per_s"] == "" or r["reconnects_per_s"] == "":
             errors.append("%s: deadlocks or reconnects per second not recorded" % where)
         if r["workload"] == "long-report" and not float(r["report_s"] or 0) > 0:
@@ -86,7 +96,8 @@ def check(outdir):
     for i in report.read_csv(os.path.join(outdir, "intervals.csv")):
         key = (i["workload"], i["isolation"], int(i["threads"]))
         samples[key] = samples.get(key, 0) + (float(i["throughput"]) > 0)
-    seconds = {"split-insert": p["split_time"], "long-report": p["long_time"]}
+    seconds = {"split-insert": p["split_time"], "split-insert-io": p["split_time"],
+               "split-insert-io-read": p["split_time"], "long-report": p["long_time"]}
     for key in sorted(want):
         if samples.get(key, 0) < seconds.get(key[0], p["time"]) - 1:
             errors.append("intervals.csv: %d per-second samples of %s, expected %d"
@@ -112,10 +123,31 @@ def check(outdir):
                    "## Optimizer statistics", "## Server CPU per transaction",
                    "## Variance controls", "- same rows: the sysbench data set",
                    "## P95 latency", "## P99 latency", "## Client errors, deadlocks and reconnects",
-                   "## Transactions in flight, throttling and trx_sys->mutex"):
+                   "## Transactions in flight, throttling and trx_sys->mutex",
+                   "## I/O-bound points", "| split-insert-io | %d | fork |" % p["io_split_threads"][0],
+                   "- data set split-io after ANALYZE: fork ",
+                   "- data set sysbench-io after ANALYZE: fork "):
         if needle not in summary:
             errors.append("summary.md lacks %r" % needle)
     errors += check_metadata(outdir)
+    return errors
+
+
+def check_io_row(r, where):
+    """An io workload's figures: disk reads, the data file reads' wait,
+    iowait, the index lock's wait and the fork's latch hold counters
+    recorded (zero is a value); splits where it inserts; the readers'
+    latency in split-insert-io-read; splits that held index->lock in SX
+    are none on the fork, whose leaf splits are leveled."""
+    errors = ["%s: %s not recorded" % (where, f) for f in (
+        "disk_reads", "disk_reads_per_txn", "read_wait_us_per_txn", "iowait_pct",
+        "index_lock_us_per_txn") + metrics.HOLD_COUNTERS if r[f] == ""]
+    if not int(r["page_splits"] or 0) > 0:
+        errors.append("%s: no page splits" % where)
+    if r["workload"] == "split-insert-io-read" and not float(r["read_p95_ms"] or 0) > 0:
+        errors.append("%s: no readers' P95" % where)
+    if r["workload"].startswith("split-insert-io") and "leveled_splits:" not in r["blink_counters"]:
+        errors.append("%s: no leveled split (%r)" % (where, r["blink_counters"]))
     return errors
 
 

@@ -126,6 +126,10 @@ MUTATIONS = [
      'out["errors"] = int(float(found["errors"].group(2)))'),
     ("queue wait not per queued request", "report.py", "wait_us / waits / 1e3", "wait_us / 1e3"),
     ("waits per admission inverted", "report.py", "share = waits / admitted", "share = admitted / waits"),
+    ("iowait from idle", "metrics.py", "100.0 * delta[4] / total", "100.0 * delta[3] / total"),
+    ("hold time per split in ns", "report.py",
+     'latch + "_hold_ns", 1e-3)', 'latch + "_hold_ns", 1.0)'),
+    ("io ids not spread", "workloads.py", "return 2 ** 32 // table_size", "return 1"),
 ]
 
 

@@ -98,7 +98,7 @@ def fake_run(extra):
                 (main, "Server", FakeServer), (main, "server_specs", lambda names, build: names),
                 (main.workloads, "make", lambda names: [FakeWorkload()]),
                 (variance, "wait_writeback", lambda: calls.append(("writeback",)) or {}),
-                (variance, "warm", lambda s: calls.append(("warm", s.name)) or {}),
+                (variance, "warm", lambda s, scan=True: calls.append(("warm", s.name)) or {}),
                 (variance, "settle", lambda s: calls.append(("settle", s.name)) or {}),
                 (metrics, "CpuMeter", FakeMeter), (metrics, "reset_waits", lambda s: None),
                 (metrics, "read_waits", lambda s: {}), (metrics, "read_counters", lambda s: {}),
@@ -151,7 +151,8 @@ class SplitCheckTest(unittest.TestCase):
         p = main.PROFILES["smoke"]
         ctx = workloads.Context(p, [], tempfile.gettempdir(), lambda msg: None)
         with mock.patch.object(workloads, "measure",
-                               return_value={"writes": 100, "transactions": 100}):
+                               return_value={"writes": 100, "transactions": 100,
+                                             "page_splits": 7}):
             row, = workloads.SplitInserts().run_group(Srv("fork", "", 0, {}), ctx, {}, 0)
         return row["check"]
 

@@ -204,7 +204,13 @@ class SmokeCheckTest(unittest.TestCase):
                     [("sbtest.sbtest1", "1000")], settings),
                 ("fork", "split"): optimizer.collect(
                     [("sbtest", "split_t", "")], [("sbtest", "split_t", "3000", "481", "0")], [],
-                    [("sbtest.split_t", "3000")], settings)}
+                    [("sbtest.split_t", "3000")], settings),
+                ("fork", "split-io"): optimizer.collect(
+                    [("sbtest", "split_t", "")], [("sbtest", "split_t", "3000", "481", "0")], [],
+                    [("sbtest.split_t", "3000")], settings),
+                ("fork", "sysbench-io"): optimizer.collect(
+                    [("sbtest", "sbtest1", "")], [("sbtest", "sbtest1", "3000", "45", "5")], [],
+                    [("sbtest.sbtest1", "3000")], settings)}
 
     def errors(self, stats):
         with tempfile.TemporaryDirectory() as d:
@@ -219,7 +225,9 @@ class SmokeCheckTest(unittest.TestCase):
                          ["fork sysbench: sbtest.sbtest1: n_rows 0, COUNT(*) 1000"])
         self.assertEqual(self.errors(self.record(1000, recalc="ON")), [
             "fork sysbench: innodb_stats_auto_recalc=ON, the harness sets OFF",
-            "fork split: innodb_stats_auto_recalc=ON, the harness sets OFF"])
+            "fork split: innodb_stats_auto_recalc=ON, the harness sets OFF",
+            "fork split-io: innodb_stats_auto_recalc=ON, the harness sets OFF",
+            "fork sysbench-io: innodb_stats_auto_recalc=ON, the harness sets OFF"])
         stats = self.record(1000)
         del stats[("fork", "split")]
         self.assertEqual(self.errors(stats), ["tablestats.csv has no statistics of fork split"])
@@ -258,6 +266,7 @@ class PrepareTest(unittest.TestCase):
             "SELECT database_name, table_name, index_name": [["tpcc", "item", "PRIMARY", "size", "609"]],
             "SELECT 'tpcc.item', COUNT(*)": [["tpcc.item", "100000"]],
             "SELECT VARIABLE_NAME": SETTINGS,
+            "SELECT COALESCE(SUM(DATA_LENGTH": [["12.5"]],
             "EXPLAIN FORMAT=TRADITIONAL SELECT i_price": [
                 ["1", "SIMPLE", "item", "NULL", "const", "PRIMARY", "PRIMARY", "4", "const", "1",
                  "100.00", "NULL"]]})
@@ -267,6 +276,9 @@ class PrepareTest(unittest.TestCase):
         self.assertIn("ANALYZE TABLE `tpcc`.`item`", srv.queries)
         self.assertLess(srv.queries.index("ANALYZE TABLE `tpcc`.`item`"),
                         [i for i, q in enumerate(srv.queries) if "innodb_table_stats" in q][0])
+        self.assertEqual(ctx.data_mb, {("fork", "tpcc"): 12.5})
+        self.assertTrue([q for q in srv.queries if "SUM(DATA_LENGTH" in q
+                         and q.endswith("TABLE_SCHEMA = 'tpcc'")])
         rec = ctx.table_stats[("fork", "tpcc")]
         self.assertEqual(optimizer.undescribed(rec), [])
         self.assertEqual(rec[("tpcc.item", "PRIMARY", "size")], 609)
@@ -337,13 +349,15 @@ class ConfigAndCountersTest(unittest.TestCase):
 
     def test_reads_per_transaction(self):
         before = {"Handler_read_key": 100, "Handler_read_next": 50,
-                  "Innodb_buffer_pool_read_requests": 1000}
+                  "Innodb_buffer_pool_read_requests": 1000, "Innodb_buffer_pool_reads": 10}
         after = {"Handler_read_key": 1100, "Handler_read_next": 2050, "Handler_read_rnd_next": 0,
-                 "Innodb_buffer_pool_read_requests": 9000}
+                 "Innodb_buffer_pool_read_requests": 9000, "Innodb_buffer_pool_reads": 260}
         self.assertEqual(metrics.reads_per_transaction(before, after, 100),
-                         {"handler_reads_per_txn": 30.0, "page_reads_per_txn": 80.0})
+                         {"handler_reads_per_txn": 30.0, "page_reads_per_txn": 80.0,
+                          "disk_reads": 250, "disk_reads_per_txn": 2.5})
         self.assertEqual(metrics.reads_per_transaction(before, after, 0),
-                         {"handler_reads_per_txn": None, "page_reads_per_txn": None})
+                         {"handler_reads_per_txn": None, "page_reads_per_txn": None,
+                          "disk_reads": 250, "disk_reads_per_txn": None})
 
     def test_tpcc_counts_every_transaction_type(self):
         from test_parse import GOTPC

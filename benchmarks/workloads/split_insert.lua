@@ -8,7 +8,9 @@
 --            event number u goes to gap (u * 7919) % rows, offset u / rows + 1,
 --            so the first `rows` events hit every gap once, in scattered order.
 --            With --readers, odd-numbered threads read instead: ten keys from
---            a random gap on, across the leaves the inserts split.
+--            a random gap on, across the leaves the inserts split; with
+--            --read_only too, every thread reads (the readers of a run of
+--            their own beside the writers').
 
 sysbench.cmdline.options = {
   rows = {"Rows preloaded by prepare", 20000},
@@ -16,6 +18,7 @@ sysbench.cmdline.options = {
   pad = {"Bytes of payload per row", 2500},
   table_name = {"Table", "split_t"},
   readers = {"Odd-numbered threads read short key ranges instead of inserting", false},
+  read_only = {"With --readers: every thread reads", false},
 }
 
 local function connect()
@@ -51,7 +54,7 @@ end
 
 function event()
   local o = sysbench.opt
-  if o.readers and sysbench.tid % 2 == 1 then
+  if o.readers and (o.read_only or sysbench.tid % 2 == 1) then
     con:query(string.format("SELECT id FROM %s WHERE id >= %d ORDER BY id LIMIT 10",
                             o.table_name, sysbench.rand.uniform(0, o.rows - 1) * o.gap))
     return

@@ -43,6 +43,7 @@ btr0blink_unfinished.cc. */
 #include "fsp0fsp.h"
 #include "lock0lock.h"
 #include "log0buf.h"
+#include "mtr0hold.h"
 #include "mtr0mtr.h"
 #include "my_dbug.h"
 #include "page0blink.h"
@@ -960,6 +961,8 @@ void btr_blink_lock_exclusive(dict_index_t *index, const dtuple_t *tuple,
   ut_ad(!rw_lock_own(dict_index_get_lock(index), RW_LOCK_S));
   ut_ad(t_splits.finished == index || !latches_a_page(mtr));
   mtr_x_lock(dict_index_get_lock(index), mtr, UT_LOCATION_HERE);
+  /* X2's finishing is part of what the exclusive path holds X for. */
+  latch_hold_index(index, mtr);
   btr_blink_finish_path(index, tuple, from_left);
 }
 

@@ -23,6 +23,7 @@ for more details.
 
 #include "btr0blink.h"
 #include "btr0blink_reserve.h"
+#include "mtr0hold.h"
 #include "read0close.h"
 #include "sql/sql_parse.h"
 #include "trx0hybrid.h"
@@ -293,6 +294,17 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
   {"btree_blink_reserve_" #name, (char *)&btr_blink_reserve_stats.name,   \
    SHOW_LONGLONG, SHOW_SCOPE_GLOBAL}
 
+/* mtr0hold.h: Innodb_<latch>_holds and Innodb_<latch>_hold_ns. */
+#define INNOFORK_HOLD_STATUS(name, kind)                                 \
+  {name "_holds",                                                        \
+   (char *)&latch_hold_stats.holds[static_cast<unsigned>(kind)],         \
+   SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                    \
+  {                                                                      \
+    name "_hold_ns",                                                     \
+        (char *)&latch_hold_stats.ns[static_cast<unsigned>(kind)],       \
+        SHOW_LONGLONG, SHOW_SCOPE_GLOBAL                                 \
+  }
+
 #define INNOFORK_THROTTLING_STATUS(name)                            \
   {"trx_throttling_" #name, (char *)&trx_gate.stats().name, SHOW_LONGLONG, \
    SHOW_SCOPE_GLOBAL}
@@ -359,6 +371,9 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       INNOFORK_RESERVE_STATUS(pages_refused),                             \
       INNOFORK_RESERVE_STATUS(spaces_forgotten),                          \
       INNOFORK_RESERVE_STATUS(directory_full),                            \
+      INNOFORK_HOLD_STATUS("index_lock_sx", latch_hold_t::INDEX_SX),      \
+      INNOFORK_HOLD_STATUS("index_lock_x", latch_hold_t::INDEX_X),        \
+      INNOFORK_HOLD_STATUS("tablespace_latch_x", latch_hold_t::SPACE_X),  \
       {"trx_active_rw_ids", (char *)&show_trx_active_rw_ids, SHOW_FUNC,    \
        SHOW_SCOPE_GLOBAL},                                                 \
       INNOFORK_THROTTLING_STATUS(admitted),                                \
