@@ -27,7 +27,7 @@ help:
 	@echo "make refresh-patches  save edits made in build/fork/src back into the repository"
 	@echo "                      (NEW=NNNN-name.patch for upstream files no patch owns yet)"
 	@echo "make bench            build release, stock and go-tpc, then benchmarks/run \$$BENCH"
-	@echo "                      (BENCH='--profile quick|full ...'; see benchmarks/README.md)"
+	@echo "                      (BENCH='--profile quick|full|io ...'; see benchmarks/README.md)"
 	@echo "make deps             install the Debian packages and the deb-src entry"
 	@echo "make source           fetch and verify the MySQL 9.7.2 source"
 	@echo "make clean            remove build/ (keeps ./var, the data directory, and the download cache)"

@@ -2,9 +2,8 @@
 """The many-core projection of split-insert
 (benchmarks/doc/blink/README.md, "The many-core projection"): from one
 results directory, the upper bound of splits per second and of inserts
-per second at a number of cores, for
-stock's code path (fork-no-btree-blink, whose counters time it) and for
-B-link (fork).
+per second at a number of cores, for stock's code path
+(fork-no-btree-blink, whose counters time it) and for B-link (fork).
 
 Per insert, two resources bound the rate:
 - the CPU: at n cores, at most n / (CPU time per insert) inserts a second,

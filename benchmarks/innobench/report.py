@@ -695,12 +695,13 @@ def write_sweep(path, runs, servers, command):
 
 IO_HEAD = ["workload", "threads", "server", "tps", "P95 ms", "P99 ms", "readers' P95 / P99 ms",
            "splits/txn", "disk reads/txn", "disk reads/split", "read wait us/txn", "iowait %",
+           "steal %",
            "index lock wait us/txn", "CPU us/txn", "SX hold us/split", "X hold us/split",
            "tablespace X hold us/split"]
 
 
 def _per_split(rows, field, scale=1.0):
-    """Median over repetitions of field / page_splits (x scale)."""
+    """Each repetition's field / page_splits (x scale)."""
     vals = [float(r[field]) * scale / float(r["page_splits"]) for r in rows
             if r.get(field) not in (None, "") and float(r.get("page_splits") or 0) > 0]
     return vals
@@ -708,11 +709,13 @@ def _per_split(rows, field, scale=1.0):
 
 def io_lines(rows, servers):
     """The io workloads' table (benchmarks/doc/blink/README.md, "Tables
-    larger than the buffer pool"): per point and server the medians over repetitions of throughput, latency
-    (the readers' own in split-insert-io-read), splits and disk reads per
-    transaction, disk reads per split, the wait for data file reads, iowait,
-    the index lock's wait, CPU per transaction, and the fork's hold times of
-    the latches that serialise splits, per split (mtr0hold.h; - on stock)."""
+    larger than the buffer pool"): per point and server the medians over
+    repetitions of throughput, latency (the readers' own in
+    split-insert-io-read), splits and disk reads per transaction, disk reads
+    per split, the wait for data file reads, iowait and steal (here the
+    hypervisor's share of this VM's disk I/O), the index lock's wait, CPU per
+    transaction, and the fork's hold times of the latches that serialise
+    splits, per split (mtr0hold.h; - on stock)."""
     lines = ["| " + " | ".join(IO_HEAD) + " |", "|" + "---|" * len(IO_HEAD)]
     for (w, iso, threads), by_server in points(rows).items():
         if w not in IO_WORKLOADS:
@@ -731,7 +734,7 @@ def io_lines(rows, servers):
                 med("p99_ms", "%.2f"), readers, _median_cell(splits, "%.3f"),
                 med("disk_reads_per_txn", "%.2f"),
                 _median_cell(_per_split(mine, "disk_reads"), "%.2f"),
-                med("read_wait_us_per_txn", "%.0f"), med("iowait_pct"),
+                med("read_wait_us_per_txn", "%.0f"), med("iowait_pct"), med("steal_pct"),
                 med("index_lock_us_per_txn", "%.1f"), med("cpu_us_per_txn", "%.0f")] + [
                 _median_cell(_per_split(mine, latch + "_hold_ns", 1e-3), "%.1f")
                 for latch in metrics.HOLD_LATCHES]) + " |")

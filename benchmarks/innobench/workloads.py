@@ -218,17 +218,21 @@ class Sysbench(Workload):
         """The profile's parameters as this workload's sysbench sees them."""
         return p
 
+    def extra_args(self, p):
+        """The workload's own sysbench options."""
+        return self.extra
+
     def run_group(self, server, ctx, group, rep):
         p, iso = self.params(ctx.p), group["isolation"]
         server.sql("SET GLOBAL transaction_isolation = '%s'" % ISOLATION[iso])
         if p["warmup"]:
             ctx.run(server, sysbench_argv(server, self.script, p, max(p["threads"]), p["warmup"],
-                                          *self.extra),
+                                          *self.extra_args(p)),
                     "%s-%s-warmup-r%d.log" % (self.name, iso, rep))
         for threads in p["threads"]:
             ctx.log("  %-10s %-18s %s %5d threads" % (server.name, self.name, iso, threads))
             row = measure(ctx, server, sysbench_argv(server, self.script, p, threads, p["time"],
-                                                     *self.extra),
+                                                     *self.extra_args(p)),
                           "%s-%s-%d-r%d.log" % (self.name, iso, threads, rep), sysbench_row)
             row.update(workload=self.name, isolation=iso, threads=threads)
             yield row
@@ -484,12 +488,12 @@ class SplitInserts(Workload):
         extra = ["--readers=on"] if self.readers_per_writer else []
         row = measure(ctx, server, self.argv(server, p, threads, p["split_time"], *extra),
                       "%s-%d-r%d.log" % (self.log_name, threads, rep), sysbench_row, settled)
-        splits = row["page_splits"]
+        splits = row["page_splits"]  # measure()'s
         inserted = row["writes"] if row.get("writes") is not None else row["transactions"]
         check = server.rows("CHECK TABLE sbtest.split_t")[-1]
         count = int(server.sql("SELECT COUNT(*) FROM sbtest.split_t"))
         expected = p[self.rows_key] + inserted
-        row.update(workload=self.name, isolation="RR", threads=threads, page_splits=splits,
+        row.update(workload=self.name, isolation="RR", threads=threads,
                    splits_per_insert=splits / inserted if inserted else 0,
                    check="ok" if check[-1] == "OK" and count == expected else
                    "FAILED: CHECK TABLE %s, %d rows, expected %d" % (check[-1], count, expected))
@@ -633,9 +637,8 @@ class PurgeHeavyIO(SysbenchIO):
         super().__init__(os.path.join(BENCH, "workloads", "purge_heavy.lua"), self.name,
                          ["--mysql-ignore-errors=1062"])
 
-    def run_group(self, server, ctx, group, rep):
-        self.extra = self.extra[:1] + ["--delete_rows=%d" % ctx.p["io_delete_rows"]]
-        yield from super().run_group(server, ctx, group, rep)
+    def extra_args(self, p):
+        return self.extra + ["--delete_rows=%d" % p["io_delete_rows"]]
 
 
 SYSBENCH_SCRIPTS = ("oltp_read_write", "oltp_read_only", "oltp_point_select", "oltp_update_index")

@@ -69,7 +69,9 @@ class WorkloadsTest(unittest.TestCase):
         sb = ws[2].params(p)
         self.assertEqual((sb["tables"], sb["table_size"], sb["warmup"]),
                          (p["io_tables"], p["io_table_size"], 0))
-        self.assertIn("--auto_inc=off", ws[2].extra)
+        self.assertIn("--auto_inc=off", ws[2].extra_args(p))
+        self.assertEqual(ws[3].extra_args(p), ["--mysql-ignore-errors=1062",
+                                               "--delete_rows=%d" % p["io_delete_rows"]])
 
     def test_every_profile_has_the_io_parameters(self):
         for name, p in main.PROFILES.items():
