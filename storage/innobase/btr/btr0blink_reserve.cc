@@ -706,10 +706,8 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
     Space_reserve &reserve = reserves[space];
     directory = reserve.directory;
     n_entries = reserve.entries().size();
-    /* RV1: its pages in flight come back to the pool if unused. */
-    have = reserve.pools[segment].pages.size() +
-           std::count_if(reserve.in_flight.begin(), reserve.in_flight.end(),
-                         [&](const auto &f) { return f.second == segment; });
+    /* RV1: the pool alone; the pages in flight are the splits'. */
+    have = reserve.pools[segment].pages.size();
   }
   /* Only IMPORT replaces the file under a tablespace id (TRUNCATE makes a
   new one), and it forgets what was known (RV4): page 0 names the known
@@ -774,7 +772,8 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
   mtr.commit();
   DBUG_EXECUTE_IF("blink_crash_after_refill", blink_finish::crash_now(););
 
-  /* RV1: no more than the target. */
+  /* RV1: no more than the target (the spares of splits in flight may
+  come back on top of it). */
   ut_ad(fresh.size() <= want && have + fresh.size() <= target);
   /* RV5: the pages become takeable once their batch has committed. */
   std::lock_guard<std::mutex> guard(reserve_mutex);
@@ -849,6 +848,10 @@ bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags) {
   }
   if (!taken) {
     btr_blink_reserve_stats.empty.fetch_add(1, std::memory_order_relaxed);
+  }
+  if (taken) {
+    /* Under the leaf's latch, its two pages in flight (RV6). */
+    DEBUG_SYNC_C("blink_reserve_taken");
   }
   t_taken.extents_reserved = !taken && insert_reserves;
   return taken;
