@@ -846,12 +846,11 @@ bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags) {
               pop_locked(reserve->second, index->space, segment->second);
     }
   }
-  if (!taken) {
-    btr_blink_reserve_stats.empty.fetch_add(1, std::memory_order_relaxed);
-  }
   if (taken) {
     /* Under the leaf's latch, its two pages in flight (RV6). */
     DEBUG_SYNC_C("blink_reserve_taken");
+  } else {
+    btr_blink_reserve_stats.empty.fetch_add(1, std::memory_order_relaxed);
   }
   t_taken.extents_reserved = !taken && insert_reserves;
   return taken;
