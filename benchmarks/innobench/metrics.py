@@ -27,9 +27,31 @@ DISK_READS = "Innodb_buffer_pool_reads"
 # The time threads waited for reads of InnoDB's data files (every thread:
 # the user threads' page reads and the read-ahead of the I/O threads).
 DATA_FILE = "wait/io/file/innodb/innodb_data_file"
-# A point with more steal time than this is flagged: the machine was not
-# ours alone, its numbers are suspect (results.csv steal_high, summary).
+# A point with more steal time than its limit is flagged: the machine was
+# not ours alone, its numbers are suspect (results.csv steal_high,
+# summary).  The limit is STEAL_LIMIT_PCT plus STEAL_PCT_PER_KREAD_S per
+# 1,000 data file reads a second of the point: on a VM the hypervisor's
+# work for this machine's own disk reads shows as steal, a cost of reading
+# there like the device's latency, not a neighbour.  On the VM the
+# benchmarks ran on, 96 I/O-bound points at flush 2 had 0.46 % more steal
+# per 1,000 reads a second on average, at most 2.36 % above the 2 % base
+# (benchmarks/doc/blink/README.md, "Tables larger than the buffer pool").
 STEAL_LIMIT_PCT = 2.0
+STEAL_PCT_PER_KREAD_S = 2.5
+
+
+def steal_limit_pct(data_reads, wall_s):
+    """The steal time a point may have, in % of all CPU time, given its
+    data file reads over wall_s seconds (None: no reads counted)."""
+    rate = (data_reads or 0) / wall_s if wall_s else 0.0
+    return STEAL_LIMIT_PCT + STEAL_PCT_PER_KREAD_S * rate / 1000.0
+
+
+def steal_judgement(row):
+    """A point's steal limit and whether its steal_pct is above it, from
+    its data_reads and wall_s."""
+    limit = round(steal_limit_pct(row.get("data_reads"), row["wall_s"]), 2)
+    return {"steal_limit_pct": limit, "steal_high": int(row["steal_pct"] > limit)}
 
 
 def _ticks():
@@ -82,7 +104,7 @@ def cpu_us_per_txn(cpu_seconds, transactions):
 class CpuMeter:
     """CPU use over an interval: in cores (1.0 = one CPU busy all the time)
     for mysqld and the clients, mysqld's CPU seconds, and the machine's
-    steal time."""
+    steal time (measure() judges it against steal_limit_pct())."""
 
     def __init__(self, server_pid):
         self.pid = server_pid
@@ -95,12 +117,10 @@ class CpuMeter:
         wall = time.monotonic() - self.t0
         server = proc_cpu_seconds(self.pid) - self.s0
         ticks = machine_cpu_ticks()
-        steal = steal_pct(self.m0, ticks)
         return {"iowait_pct": round(iowait_pct(self.m0, ticks), 2),
                 "cpu_server": server / wall if wall else 0.0,
                 "cpu_clients": (children_cpu_seconds() - self.c0) / wall if wall else 0.0,
-                "server_cpu_s": server, "wall_s": wall, "steal_pct": round(steal, 2),
-                "steal_high": int(steal > STEAL_LIMIT_PCT)}
+                "server_cpu_s": server, "wall_s": wall, "steal_pct": round(steal_pct(self.m0, ticks), 2)}
 
 
 def reset_waits(server):

@@ -16,7 +16,8 @@ FIELDS = ["rep", "order", "server", "workload", "dataset", "isolation", "threads
           "unit", "qps", "lat_avg_ms", "p95_ms", "p99_ms", "errors_per_s", "errors",
           "reconnects_per_s", "deadlocks_per_s", "transactions", "writes", "server_cpus", "wall_s",
           "handler_reads_per_txn", "page_reads_per_txn",
-          "cpu_server", "cpu_clients", "cpu_us_per_txn", "steal_pct", "steal_high",
+          "cpu_server", "cpu_clients", "cpu_us_per_txn", "steal_pct", "steal_limit_pct",
+          "steal_high",
           # The io workloads' figures (every point records them): pages read
           # from disk, the data file reads and their wait, iowait, the index
           # lock's wait per transaction, the readers' own latency
@@ -121,6 +122,11 @@ def points(rows):
 
 def _vals(rows, field):
     return [float(r[field]) for r in rows if r.get(field) not in (None, "")]
+
+
+# How metrics.steal_limit_pct() judges a point, for the summary's texts.
+STEAL_RULE = "%.0f %% plus %.1f %% per 1,000 data file reads a second" % (
+    metrics.STEAL_LIMIT_PCT, metrics.STEAL_PCT_PER_KREAD_S)
 
 
 def _steal_high(rows):
@@ -770,8 +776,8 @@ def variance_lines(rows, servers, fixes, listed=20):
              "Fixes on (`--variance-fixes`): %s. Writeback and warm-up once per group (after the"
              " restore, before and after the start), settle before every point; values are"
              " median / max. Steal: the machine's steal time during the point, as %% of all CPU"
-             " time; above %.0f %% a point is marked † (`steal_high` in results.csv)."
-             % (", ".join(fixes) or "none", metrics.STEAL_LIMIT_PCT), "",
+             " time; above its limit, %s, a point is marked † (`steal_high` in results.csv)."
+             % (", ".join(fixes) or "none", STEAL_RULE), "",
              "| data set | server | groups | writeback s | pages after warm-up | warm-up s"
              " | settle s | timeouts | history at start (max) | checkpoint age MB (max) | steal % |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -791,11 +797,12 @@ def variance_lines(rows, servers, fixes, listed=20):
                 "%.0f" % max(_vals(mine, "hll_start")) if _vals(mine, "hll_start") else "-",
                 "%.1f" % max(_vals(mine, "ckpt_age_mb")) if _vals(mine, "ckpt_age_mb") else "-",
                 _median_max(_vals(mine, "steal_pct"))))
-    stolen = ["- %s %s %s %s threads rep %s: steal %.1f %%" % (
-        r["server"], r["workload"], r["isolation"], r["threads"], r["rep"], float(r["steal_pct"]))
+    stolen = ["- %s %s %s %s threads rep %s: steal %.1f %%%s" % (
+        r["server"], r["workload"], r["isolation"], r["threads"], r["rep"], float(r["steal_pct"]),
+        " (limit %s %%)" % r["steal_limit_pct"] if r.get("steal_limit_pct") not in (None, "") else "")
         for r in rows if _steal_high([r])]
     if stolen:
-        lines += ["", "Points with steal time above %.0f %%:" % metrics.STEAL_LIMIT_PCT, ""]
+        lines += ["", "Points with steal time above their limit:", ""]
         lines += stolen[:listed] + (["- ... and %d more" % (len(stolen) - listed)]
                                     if len(stolen) > listed else [])
     return lines
@@ -875,8 +882,8 @@ def write_summary(outdir, rows, timelines, servers, info, table_stats=None, plan
                   " `-`: the server has no such variable (stock) or nothing to divide by.",
                   ""] + trx
     if any(_steal_high([r]) for r in rows):
-        lines += ["", "† steal time above %.0f %% in at least one repetition (Variance controls)."
-                  % metrics.STEAL_LIMIT_PCT]
+        lines += ["", "† steal time above its limit (%s) in at least one repetition"
+                  " (Variance controls)." % STEAL_RULE]
     lines += variance_lines(rows, servers, info.get("fixes", []))
     lines += statistics_lines(table_stats, plans, servers)
     splits = [r for r in rows if r["workload"].startswith("split-insert")]

@@ -95,7 +95,8 @@ def measure(ctx, server, argv, logname, parser, settled=None):
     parsed, reads, server CPU and trx_sys->mutex per transaction (of every
     type, where the parser counts them), deadlocks per second, the
     throttling counters' deltas, page splits (index_page_splits), disk
-    reads and their wait, the fork's latch hold times."""
+    reads and their wait, the fork's latch hold times, the steal time
+    against its limit (metrics.steal_limit_pct())."""
     settled = ctx.settle(server) if settled is None else settled
     metrics.reset_waits(server)
     reads = metrics.read_counters(server)
@@ -128,6 +129,7 @@ def measure(ctx, server, argv, logname, parser, settled=None):
         row.update(metrics.gauge_summary(row["trx_samples"], gauge))
     waits = metrics.read_waits(server)
     row.update(waits)
+    row.update(metrics.steal_judgement(row))
     row.update(metrics.trx_sys_mutex_per_transaction(waits, transactions))
     row.update(metrics.io_per_transaction(waits, transactions))
     return row

@@ -206,7 +206,9 @@ class GateBoundaryTest(unittest.TestCase):
         with mock.patch.object(metrics, "machine_cpu_ticks",
                                side_effect=[[0] * 10, [98, 0, 0, 0, 0, 0, 0, 2, 0, 0]]), \
                 mock.patch.object(metrics, "proc_cpu_seconds", return_value=0.0):
-            self.assertEqual(metrics.CpuMeter(1).stop()["steal_high"], 0)  # exactly 2 %
+            used = metrics.CpuMeter(1).stop()
+        self.assertEqual(used["steal_pct"], 2.0)
+        self.assertEqual(metrics.steal_judgement(dict(used, wall_s=20.0))["steal_high"], 0)
 
 
 if __name__ == "__main__":

@@ -52,8 +52,25 @@ class CpuTest(unittest.TestCase):
         sum(range(200000))
         r = m.stop()
         self.assertGreaterEqual(r["server_cpu_s"], 0.0)
-        self.assertIn(r["steal_high"], (0, 1))
-        self.assertEqual(r["steal_high"], int(r["steal_pct"] > metrics.STEAL_LIMIT_PCT))
+        self.assertGreaterEqual(r["steal_pct"], 0.0)
+        self.assertNotIn("steal_high", r)  # measure() judges it with the point's reads
+
+    def test_steal_limit_grows_with_reads(self):
+        self.assertEqual(metrics.steal_limit_pct(None, 20.0), metrics.STEAL_LIMIT_PCT)
+        self.assertEqual(metrics.steal_limit_pct(0, 20.0), metrics.STEAL_LIMIT_PCT)
+        self.assertEqual(metrics.steal_limit_pct(500, 0), metrics.STEAL_LIMIT_PCT)
+        # 3,000 reads a second (an I/O-bound point here): 2 % + 3 x 2.5 %
+        self.assertAlmostEqual(metrics.steal_limit_pct(60000, 20.0),
+                               metrics.STEAL_LIMIT_PCT + 3 * metrics.STEAL_PCT_PER_KREAD_S)
+
+    def test_steal_judgement(self):
+        limit = metrics.STEAL_LIMIT_PCT + 3 * metrics.STEAL_PCT_PER_KREAD_S
+        point = {"data_reads": 60000, "wall_s": 20.0}
+        self.assertEqual(metrics.steal_judgement(dict(point, steal_pct=limit)),
+                         {"steal_limit_pct": limit, "steal_high": 0})
+        self.assertEqual(metrics.steal_judgement(dict(point, steal_pct=limit + 0.1))["steal_high"], 1)
+        # no reads: the base limit, as for a point in memory
+        self.assertEqual(metrics.steal_judgement({"wall_s": 20.0, "steal_pct": 2.1})["steal_high"], 1)
 
 
 class FixesTest(unittest.TestCase):
