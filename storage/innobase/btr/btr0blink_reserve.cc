@@ -615,18 +615,22 @@ buf_block_t *latch_directory(space_id_t space, const page_size_t &page_size,
   return block;
 }
 
-/** RV1: the pages a leaf segment's reserve is refilled to: the setting,
+/** RV1: the directory entries an index may have, its pool's and its splits'
+in flight: the capacity divided among the table's B-link trees, so that
+every index of the largest table has a reserve. */
+ulint directory_share(const dict_index_t *index, ulint capacity) {
+  return capacity / std::max<size_t>(1, blink_trees(index->table).size());
+}
+
+/** RV1: the pages a leaf segment's pool is refilled to: the setting,
 capped at a sixteenth of the pages the segment uses, so that small indexes
 keep small reserves (their disk space, and the leaf page counts of their
-statistics), and at the index's share of the directory, so that every index
-of the largest table has a reserve; never fewer than a split takes.
-Latches the inode. */
+statistics), and at the index's share of the directory; never fewer than a
+split takes.  Latches the inode. */
 ulint reserve_target(const dict_index_t *index, const fseg_header_t *header,
-                     ulint capacity, mtr_t *mtr) {
+                     ulint share, mtr_t *mtr) {
   ulint used;
   fseg_n_reserved_pages_in_space(index->space, header, &used, mtr);
-  const ulint share =
-      capacity / std::max<size_t>(1, blink_trees(index->table).size());
   return std::max<ulint>(
       PAGES_PER_SPLIT,
       std::min<ulint>({srv_btree_blink_reserve_pages, used / 16, share}));
@@ -695,19 +699,28 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
   directory, the descriptor pages and the new pages: nothing a splitter
   waits for while it holds a page of a level. */
   const ulint capacity = directory_capacity(page_size);
-  const ulint target = reserve_target(index, leaf_seg, capacity, &mtr);
+  const ulint share = directory_share(index, capacity);
+  const ulint target = reserve_target(index, leaf_seg, share, &mtr);
+  /* The target exceeds the share only at a split's pages. */
+  const ulint may_list = std::max(target, share);
   page_t *page0 =
       fsp_get_space_header(space, page_size, &mtr) - FSP_HEADER_OFFSET;
   page_no_t directory;
   ulint n_entries;
   ulint have;
+  ulint listed;
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
     Space_reserve &reserve = reserves[space];
     directory = reserve.directory;
     n_entries = reserve.entries().size();
-    /* RV1: the pool alone; the pages in flight are the splits'. */
+    /* RV1: the target is the pool's; the pages in flight are the splits',
+    and count only against what the index may list. */
     have = reserve.pools[segment].pages.size();
+    listed = have + std::count_if(reserve.in_flight.begin(),
+                                  reserve.in_flight.end(), [&](const auto &f) {
+                                    return f.second == segment;
+                                  });
   }
   /* Only IMPORT replaces the file under a tablespace id (TRUNCATE makes a
   new one), and it forgets what was known (RV4): page 0 names the known
@@ -723,6 +736,7 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
     note_directory_full(index, capacity);
   }
   const ulint want = std::min({REFILL_BATCH, target - std::min(target, have),
+                               may_list - std::min(may_list, listed),
                                capacity - std::min(capacity, n_entries)});
   buf_block_t *dir_block =
       want == 0 ? nullptr
@@ -773,8 +787,9 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
   DBUG_EXECUTE_IF("blink_crash_after_refill", blink_finish::crash_now(););
 
   /* RV1: no more than the target (the spares of splits in flight may
-  come back on top of it). */
-  ut_ad(fresh.size() <= want && have + fresh.size() <= target);
+  come back on top of it), nor than the index's share of the directory. */
+  ut_ad(fresh.size() <= want && have + fresh.size() <= target &&
+        listed + fresh.size() <= may_list);
   /* RV5: the pages become takeable once their batch has committed. */
   std::lock_guard<std::mutex> guard(reserve_mutex);
   Space_reserve &reserve = reserves[space];
