@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # Copyright (c) 2026, the innofork authors.  GPLv2, see LICENSE.
 """Print a result folder's ratio tables again, from its results.csv and
-intervals.csv, with the harness's current statistics: a committed result
-(benchmarks/doc/<name>/) can be re-checked without re-running it.
+intervals.csv, with the harness's current statistics and steal limit
+(metrics.steal_judgement()): a committed result (benchmarks/doc/<name>/)
+can be re-checked without re-running it.
 
   python3 benchmarks/tools/ratios.py DIR [--field throughput|cpu_us_per_txn|p95_ms|p99_ms]"""
 import argparse
@@ -10,12 +11,17 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from innobench import optimizer, report  # noqa: E402
+from innobench import metrics, optimizer, report  # noqa: E402
+
+
+def _number(value):
+    return float(value) if value not in (None, "", "None") else None
 
 
 def load(outdir):
     """The rows of results.csv, each with its per-second samples from
-    intervals.csv as the run had them: (t, throughput, latency, errors)."""
+    intervals.csv as the run had them: (t, throughput, latency, errors),
+    and its steal judged by the current limit."""
     rows = report.read_csv(os.path.join(outdir, "results.csv"))
     samples = {}
     path = os.path.join(outdir, "intervals.csv")
@@ -28,6 +34,9 @@ def load(outdir):
     for r in rows:
         r["intervals"] = samples.get(
             (r["server"], r["workload"], r["isolation"], r["threads"], r["rep"]), [])
+        point = {f: _number(r.get(f)) for f in ("steal_pct", "wall_s", "data_reads")}
+        if point["steal_pct"] is not None and point["wall_s"] is not None:
+            r.update(metrics.steal_judgement(point))
     return rows
 
 
