@@ -735,7 +735,12 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
   if (n_entries >= capacity && have < target) {
     note_directory_full(index, capacity);
   }
-  const ulint want = std::min({REFILL_BATCH, target - std::min(target, have),
+  /* RV5: a pool too short for a split fills up in one batch: its splits
+  allocate inside themselves meanwhile, holding the tablespace latch to
+  their commit, and a refill that queued behind them for every
+  REFILL_BATCH pages would fall further behind. */
+  const ulint batch = have < PAGES_PER_SPLIT ? target : REFILL_BATCH;
+  const ulint want = std::min({batch, target - std::min(target, have),
                                may_list - std::min(may_list, listed),
                                capacity - std::min(capacity, n_entries)});
   buf_block_t *dir_block =
@@ -822,6 +827,9 @@ void refill(const dict_index_t *index, const fseg_header_t *leaf_seg) {
       break;
     }
     allocated += n;
+    if (DBUG_EVALUATE_IF("blink_reserve_refill_one_batch", true, false)) {
+      break;
+    }
   }
   if (allocated > 0) {
     btr_blink_reserve_stats.refills.fetch_add(1, std::memory_order_relaxed);
