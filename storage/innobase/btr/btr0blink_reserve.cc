@@ -356,10 +356,10 @@ std::vector<Entry> listed_once(std::vector<Entry> entries,
   return entries;
 }
 
-/** RV5: the pages a refill allocates in one mini-transaction.  It
-releases the tablespace latch between them, for the splits that allocate
-inside themselves meanwhile, and each batch can be taken once committed.
-RV3: the listed pages a refill checks. */
+/** RV5: the pages a refill allocates in one mini-transaction, unless the
+pool is too short for a split.  It releases the tablespace latch between
+batches, for the splits that allocate inside themselves meanwhile, and each
+batch can be taken once committed.  RV3: the listed pages a refill checks. */
 constexpr ulint REFILL_BATCH = 4;
 
 #ifdef UNIV_DEBUG
