@@ -805,6 +805,10 @@ void btr_blink_note_root(const dict_index_t *index, const page_t *root) {
   segments.index_id = index->id;
 }
 
+const fseg_header_t *btr_blink_leaf_segment(const dict_index_t *index) {
+  return t_splits.segments.of(index) ? t_splits.segments.bytes : nullptr;
+}
+
 buf_block_t *btr_blink_page_alloc(dict_index_t *index, page_no_t hint,
                                   ulint level, mtr_t *mtr) {
   ut_ad(btr_blink_split_leveled(index));

@@ -24,6 +24,7 @@ the directory tells which pages are still unused. */
 #include "btr0blink_reserve.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
@@ -147,6 +148,8 @@ push a page number or to copy the lists, never while a latch is waited
 for. */
 std::mutex reserve_mutex;
 std::unordered_map<space_id_t, Space_reserve> reserves;
+/** RV2: signalled, under reserve_mutex, when a refill ends. */
+std::condition_variable refill_ended;
 
 /** The pages this thread took for the split of its current row insert. */
 struct Taken {
@@ -646,6 +649,7 @@ class Refilling {
     if (reserve != reserves.end()) {
       reserve->second.refilling = false;
     }
+    refill_ended.notify_all();
   }
   Refilling(const Refilling &) = delete;
   Refilling &operator=(const Refilling &) = delete;
@@ -806,9 +810,10 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
 }
 
 /** RV5: the refill itself, under index->lock in S and Refilling: batches
-until the reserve is at its target, no more batches than that takes when
-splits take no page meanwhile. */
-void refill(const dict_index_t *index, const fseg_header_t *leaf_seg) {
+until the reserve is at its target.
+@param[in] max_batches  at most this many batches */
+void refill(const dict_index_t *index, const fseg_header_t *leaf_seg,
+            ulint max_batches) {
   uint64_t segment;
   {
     mtr_t mtr;
@@ -817,10 +822,9 @@ void refill(const dict_index_t *index, const fseg_header_t *leaf_seg) {
                          leaf_seg, &mtr);
     mtr.commit();
   }
+  DEBUG_SYNC_C("blink_reserve_refilling");
   page_no_t hint = 0;
   ulint allocated = 0;
-  const ulint max_batches =
-      srv_btree_blink_reserve_pages / REFILL_BATCH + 1;
   for (ulint i = 0; i < max_batches; ++i) {
     const ulint n = refill_batch(index, leaf_seg, segment, &hint);
     if (n == 0) {
@@ -836,6 +840,63 @@ void refill(const dict_index_t *index, const fseg_header_t *leaf_seg) {
     btr_blink_reserve_stats.pages_allocated.fetch_add(
         allocated, std::memory_order_relaxed);
   }
+}
+
+/** RV2: a leaf split whose pool is short waits for the refill that runs in
+its tablespace, or refills the pool itself (one batch), then takes its
+pages.  It holds the leaf and its right sibling, and S (LO1), but no
+tablespace page yet (LO3); a refill waits for no page of a level (RV5).
+@return whether it took its pages */
+bool take_after_refill(const dict_index_t *index) {
+  const space_id_t space = index->space;
+  const fseg_header_t *leaf_seg = btr_blink_leaf_segment(index);
+  const std::vector<space_index_t> ids = blink_indexes(index->table);
+  std::unique_lock<std::mutex> guard(reserve_mutex);
+  for (bool waited = false;; waited = true) {
+    auto reserve = reserves.find(space);
+    if (reserve == reserves.end() || leaf_seg == nullptr) {
+      return false;
+    }
+    Space_reserve &r = reserve->second;
+    auto segment = r.segment_of.find(index->id);
+    /* RV3, RV4: what only btr_blink_reserve_refill() does (it reads pages
+    with no latch held) is left to it. */
+    if (r.disabled || !r.loaded || segment == r.segment_of.end() ||
+        !same_indexes(r.live_trees, ids) || r.has_unchecked(segment->second)) {
+      return false;
+    }
+    if (pop_locked(r, space, segment->second)) {
+      return true;
+    }
+    if (!r.refilling) {
+      r.refilling = true;
+      break;
+    }
+    if (waited) {
+      return false;
+    }
+    btr_blink_reserve_stats.split_waits.fetch_add(1,
+                                                  std::memory_order_relaxed);
+    refill_ended.wait(guard, [&] {
+      auto it = reserves.find(space);
+      return it == reserves.end() || !it->second.refilling;
+    });
+  }
+  guard.unlock();
+  btr_blink_reserve_stats.split_refills.fetch_add(1,
+                                                  std::memory_order_relaxed);
+  {
+    const Refilling refilling(space);
+    refill(index, leaf_seg, 1);
+  }
+  guard.lock();
+  auto reserve = reserves.find(space);
+  if (reserve == reserves.end()) {
+    return false;
+  }
+  auto segment = reserve->second.segment_of.find(index->id);
+  return segment != reserve->second.segment_of.end() &&
+         pop_locked(reserve->second, space, segment->second);
 }
 
 }  // namespace
@@ -861,13 +922,16 @@ bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags) {
   t_taken.index = index;
   bool taken = false;
   if (!DBUG_EVALUATE_IF("blink_reserve_empty", true, false)) {
-    std::lock_guard<std::mutex> guard(reserve_mutex);
-    auto reserve = reserves.find(index->space);
-    if (reserve != reserves.end()) {
-      auto segment = reserve->second.segment_of.find(index->id);
-      taken = segment != reserve->second.segment_of.end() &&
-              pop_locked(reserve->second, index->space, segment->second);
+    {
+      std::lock_guard<std::mutex> guard(reserve_mutex);
+      auto reserve = reserves.find(index->space);
+      if (reserve != reserves.end()) {
+        auto segment = reserve->second.segment_of.find(index->id);
+        taken = segment != reserve->second.segment_of.end() &&
+                pop_locked(reserve->second, index->space, segment->second);
+      }
     }
+    taken = taken || take_after_refill(index);
   }
   if (taken) {
     /* Under the leaf's latch, its two pages in flight (RV6). */
@@ -997,7 +1061,8 @@ void btr_blink_reserve_refill(const dict_index_t *index,
   if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
     return;
   }
-  refill(index, leaf_seg);
+  /* No more batches than it takes when splits take no page meanwhile. */
+  refill(index, leaf_seg, srv_btree_blink_reserve_pages / REFILL_BATCH + 1);
   rw_lock_s_unlock(lock);
 }
 

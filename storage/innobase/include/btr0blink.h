@@ -483,6 +483,10 @@ headers for this thread's leveled splits (written when the index is
 created, or imported, and never changed while the index is in use). */
 void btr_blink_note_root(const dict_index_t *index, const page_t *root);
 
+/** LO4: this thread's copy of the root's PAGE_BTR_SEG_LEAF.
+@return the copy, or nullptr if its last descent was of another index */
+const fseg_header_t *btr_blink_leaf_segment(const dict_index_t *index);
+
 /** fseg_alloc_free_page_general() with the tablespace given, for a segment
 header that is not on its page (LO4's copy).  Defined in fsp/fsp0fsp.cc
 (patch 0003); declared here, not in fsp0fsp.h, which most of InnoDB

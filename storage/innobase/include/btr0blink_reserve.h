@@ -49,6 +49,10 @@ struct btr_blink_reserve_stats_t {
   /** RV2: leaf splits that found fewer than a split's two pages in the
   reserve and allocated inside the split, as without a reserve. */
   std::atomic<uint64_t> empty{0};
+  /** RV2: leaf splits that found their pool short and waited for the
+  refill that ran, and those that refilled it themselves. */
+  std::atomic<uint64_t> split_waits{0};
+  std::atomic<uint64_t> split_refills{0};
   /** RV5: refills, and the pages they allocated. */
   std::atomic<uint64_t> refills{0};
   std::atomic<uint64_t> pages_allocated{0};
