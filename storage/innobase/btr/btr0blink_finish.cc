@@ -33,6 +33,7 @@ btr0blink_unfinished.cc. */
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <utility>
 
 #include "btr0btr.h"
 #include "btr0cur.h"
@@ -121,6 +122,9 @@ struct Leveled_splits {
   page_no_t descended_passed{FIL_NULL};
   /** FS3: the inserting transaction, whose KILL stops the cascade. */
   const trx_t *trx{nullptr};
+  /** LO1: the index whose S this thread's leaf split could not take
+  without waiting (btr_blink_insert_retry()). */
+  const dict_index_t *retry{nullptr};
   /** X2 is not needed for this index: every split of it was finished and
   no other thread writes it (IMPORT, Blink_finished_scope). */
   const dict_index_t *finished{nullptr};
@@ -693,7 +697,9 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   /* LO1: taken once per thread. */
   ut_ad(!rw_lock_own_flagged(
       lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
+  DEBUG_SYNC_C("blink_insert_split");
   if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
+    t_splits.retry = index;
     return DB_FAIL;
   }
   t_splits.holder.start();
@@ -713,6 +719,21 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
     btr_blink_stats.leveled_splits.fetch_add(1, std::memory_order_relaxed);
   }
   return err;
+}
+
+bool btr_blink_insert_retry(const dict_index_t *index) {
+  if (std::exchange(t_splits.retry, nullptr) != index) {
+    return false;
+  }
+  rw_lock_t *lock = dict_index_get_lock(const_cast<dict_index_t *>(index));
+  /* LO1: no latch is held; S waits behind the X that refused it. */
+  ut_ad(!rw_lock_own_flagged(
+      lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
+  DEBUG_SYNC_C("blink_insert_retry");
+  rw_lock_s_lock(lock, UT_LOCATION_HERE);
+  rw_lock_s_unlock(lock);
+  btr_blink_stats.insert_retries.fetch_add(1, std::memory_order_relaxed);
+  return true;
 }
 
 void btr_blink_insert_done() {

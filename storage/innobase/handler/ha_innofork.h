@@ -357,6 +357,9 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       {"btree_blink_exclusive_paths",                                      \
        (char *)&btr_blink_stats.exclusive_paths, SHOW_LONGLONG,            \
        SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_insert_retries",                                       \
+       (char *)&btr_blink_stats.insert_retries, SHOW_LONGLONG,             \
+       SHOW_SCOPE_GLOBAL},                                                 \
       {"btree_blink_changes_refused",                                      \
        (char *)&btr_blink_stats.changes_refused, SHOW_LONGLONG,            \
        SHOW_SCOPE_GLOBAL},                                                 \

@@ -103,6 +103,9 @@ struct btr_blink_stats_t {
   /** X1: structure changes that took the exclusive path: a B-link
   BTR_MODIFY_TREE search, which holds index->lock in X. */
   std::atomic<uint64_t> exclusive_paths{0};
+  /** LO1: row inserts that waited for an X and tried the leaf again
+  (btr_blink_insert_retry()). */
+  std::atomic<uint64_t> insert_retries{0};
   /** X3: structure changes of an exclusive path that failed (as on a full
   tablespace) because X2 could not finish a split on their path. */
   std::atomic<uint64_t> changes_refused{0};
@@ -420,8 +423,8 @@ void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
 /** SP1 (README.blink.md, "The split, one level at a time"): a row insert into a leaf of a
 B-link index whose optimistic insert found no room splits the leaf in its
 own mini-transaction, without a second descent: index->lock is taken in S
-(without waiting: a waiting X request sends the insert to the exclusive
-path), the leaf is split into a flagged left page and a right half that
+(without waiting: if an X is held or waiting, btr_blink_insert_retry()
+waits for it after the commit), the leaf is split into a flagged left page and a right half that
 has no node pointer yet, and the tuple is inserted.  The levels above are
 published by btr_blink_insert_done() after the caller has committed.
 @param[in]     err              what btr_cur_optimistic_insert() returned
@@ -445,6 +448,13 @@ went to, a page its descent passed).  Then release index->lock.  First,
 btr_blink_mark_found_corrupt() (C3): an insert whose search found its index
 corrupt calls this after its commit too. */
 void btr_blink_insert_done();
+
+/** LO1: after a row insert's BTR_MODIFY_LEAF attempt returned DB_FAIL and
+committed: if its leaf split found index->lock held or asked for in X,
+wait for that X with no latch held, so that the caller tries the leaf
+again, once, instead of queueing an exclusive path of its own behind it.
+@return whether to try BTR_MODIFY_LEAF again */
+bool btr_blink_insert_retry(const dict_index_t *index);
 
 /** FS1: a descent for a writer (BTR_MODIFY_LEAF, BTR_MODIFY_PREV) reached
 the leaf level of index; flagged_passed is the first page flagged as an
