@@ -44,6 +44,7 @@ btr0blink_unfinished.cc. */
 #include "fsp0fsp.h"
 #include "lock0lock.h"
 #include "log0buf.h"
+#include "log0chkp.h"
 #include "mtr0hold.h"
 #include "mtr0mtr.h"
 #include "my_dbug.h"
@@ -618,6 +619,8 @@ void release_holder() {
 
 void btr_blink_writer_descended(const dict_index_t *index,
                                 page_no_t flagged_passed) {
+  /* LO1: a refusal left by an earlier insert is not this one's. */
+  t_splits.retry = nullptr;
   t_splits.descended = index;
   t_splits.descended_passed = flagged_passed;
 }
@@ -636,6 +639,8 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
                          mem_heap_t **heap, dtuple_t *entry, rec_t **rec,
                          big_rec_t **big_rec, que_thr_t *thr, mtr_t *mtr) {
   dict_index_t *index = cursor->index;
+  /* LO1: set below if this attempt is refused S. */
+  t_splits.retry = nullptr;
   if (!index->blink || !index_lock_free ||
       (err != DB_SUCCESS && err != DB_FAIL)) {
     return err;
@@ -733,6 +738,8 @@ bool btr_blink_insert_retry(const dict_index_t *index) {
   rw_lock_s_lock(lock, UT_LOCATION_HERE);
   rw_lock_s_unlock(lock);
   btr_blink_stats.insert_retries.fetch_add(1, std::memory_order_relaxed);
+  /* As before every attempt of a row insert. */
+  log_free_check();
   return true;
 }
 

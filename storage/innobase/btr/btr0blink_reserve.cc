@@ -83,6 +83,9 @@ struct Pool {
   std::vector<page_no_t> pages;
   /** RV1: the pages it is refilled to, set by its last refill */
   ulint target{0};
+  /** RV2: a split's refill found no page (directory or tablespace full):
+  splits allocate inside themselves until a refill allocates again. */
+  bool dry{false};
 };
 
 /** RV4: a B-link index tree of the table, and its leaf segment. */
@@ -99,6 +102,11 @@ struct Space_reserve {
   bool loaded{false};
   /** RV5: a refill runs; others skip theirs. */
   bool refilling{false};
+  /** RV2: the leaf segment whose pages a refill is allocating (in refill(),
+  where it latches no page of a level), 0 for none (segment ids start at
+  1); and how many such allocations have ended. */
+  uint64_t allocating_for{0};
+  uint64_t allocations_ended{0};
   /** Page 0 names a page that is not a directory (RV3), or another
   directory than the known one (disable()): no reserve here. */
   bool disabled{false};
@@ -148,8 +156,8 @@ push a page number or to copy the lists, never while a latch is waited
 for. */
 std::mutex reserve_mutex;
 std::unordered_map<space_id_t, Space_reserve> reserves;
-/** RV2: signalled, under reserve_mutex, when a refill ends. */
-std::condition_variable refill_ended;
+/** RV2: signalled when a refill's allocation ends. */
+std::condition_variable allocation_ended;
 
 /** The pages this thread took for the split of its current row insert. */
 struct Taken {
@@ -192,6 +200,18 @@ bool pop_locked(Space_reserve &reserve, space_id_t space, uint64_t segment) {
   t_taken.space = space;
   t_taken.segment = segment;
   return true;
+}
+
+/** Pop a split's pages from the pool of index, under reserve_mutex.
+@return whether there were that many */
+bool pop_for_locked(const dict_index_t *index) {
+  auto reserve = reserves.find(index->space);
+  if (reserve == reserves.end()) {
+    return false;
+  }
+  auto segment = reserve->second.segment_of.find(index->id);
+  return segment != reserve->second.segment_of.end() &&
+         pop_locked(reserve->second, index->space, segment->second);
 }
 
 /** RV5: whether a pool is full enough that its index needs no refill:
@@ -538,6 +558,8 @@ bool check_listed(const Tree &tree, const std::vector<Tree> &trees,
       }
     }
   }
+  /* RV2: no split waits for this refill while it reads. */
+  DEBUG_SYNC_C("blink_reserve_checking");
   std::vector<Entry> reclaimed;
   for (const Entry &e : batch) {
     if (!still_reserved(space, e.page_no, page_size)) {
@@ -649,7 +671,6 @@ class Refilling {
     if (reserve != reserves.end()) {
       reserve->second.refilling = false;
     }
-    refill_ended.notify_all();
   }
   Refilling(const Refilling &) = delete;
   Refilling &operator=(const Refilling &) = delete;
@@ -687,7 +708,7 @@ void note_directory_full(const dict_index_t *index, ulint capacity) {
 @return the pages allocated: 0 if the reserve is full, or the directory,
 or the tablespace */
 ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
-                   uint64_t segment, page_no_t *hint) {
+                   uint64_t segment, bool by_split, page_no_t *hint) {
   const space_id_t space = index->space;
   const page_size_t page_size = dict_table_page_size(index->table);
   /* RV5: one refill per tablespace, under index->lock in S (A1). */
@@ -743,7 +764,8 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
   allocate inside themselves meanwhile, holding the tablespace latch to
   their commit, and a refill that queued behind them for every
   REFILL_BATCH pages would fall further behind. */
-  const ulint batch = have < PAGES_PER_SPLIT ? target : REFILL_BATCH;
+  const ulint batch =
+      have < PAGES_PER_SPLIT && !by_split ? target : REFILL_BATCH;
   const ulint want = std::min({batch, target - std::min(target, have),
                                may_list - std::min(may_list, listed),
                                capacity - std::min(capacity, n_entries)});
@@ -805,28 +827,38 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
   reserve.directory = dir_block->page.id.page_no();
   Pool &pool = reserve.pools[segment];
   pool.target = target;
+  pool.dry = pool.dry && fresh.empty();
   pool.pages.insert(pool.pages.end(), fresh.begin(), fresh.end());
   return fresh.size();
 }
 
 /** RV5: the refill itself, under index->lock in S and Refilling: batches
-until the reserve is at its target.
-@param[in] max_batches  at most this many batches */
-void refill(const dict_index_t *index, const fseg_header_t *leaf_seg,
-            ulint max_batches) {
+until the reserve is at its target, no more batches than that takes when
+splits take no page meanwhile; a split's own refill, one batch of
+REFILL_BATCH pages (RV2).
+@return the pages it allocated */
+ulint refill(const dict_index_t *index, const fseg_header_t *leaf_seg,
+             bool by_split) {
+  const space_id_t space = index->space;
   uint64_t segment;
   {
     mtr_t mtr;
     mtr.start();
-    segment = segment_id(index->space, dict_table_page_size(index->table),
-                         leaf_seg, &mtr);
+    segment = segment_id(space, dict_table_page_size(index->table), leaf_seg,
+                         &mtr);
     mtr.commit();
+  }
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    reserves[space].allocating_for = segment;
   }
   DEBUG_SYNC_C("blink_reserve_refilling");
   page_no_t hint = 0;
   ulint allocated = 0;
+  const ulint max_batches =
+      by_split ? 1 : srv_btree_blink_reserve_pages / REFILL_BATCH + 1;
   for (ulint i = 0; i < max_batches; ++i) {
-    const ulint n = refill_batch(index, leaf_seg, segment, &hint);
+    const ulint n = refill_batch(index, leaf_seg, segment, by_split, &hint);
     if (n == 0) {
       break;
     }
@@ -835,26 +867,39 @@ void refill(const dict_index_t *index, const fseg_header_t *leaf_seg,
       break;
     }
   }
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    Space_reserve &reserve = reserves[space];
+    reserve.allocating_for = 0;
+    ++reserve.allocations_ended;
+  }
+  allocation_ended.notify_all();
   if (allocated > 0) {
     btr_blink_reserve_stats.refills.fetch_add(1, std::memory_order_relaxed);
     btr_blink_reserve_stats.pages_allocated.fetch_add(
         allocated, std::memory_order_relaxed);
   }
+  return allocated;
 }
 
-/** RV2: a leaf split whose pool is short waits for the refill that runs in
-its tablespace, or refills the pool itself (one batch), then takes its
-pages.  It holds the leaf and its right sibling, and S (LO1), but no
-tablespace page yet (LO3); a refill waits for no page of a level (RV5).
+/** RV2: a leaf split whose pool is short waits for a refill that is
+allocating its segment's pages, or refills the pool itself (one batch) if
+no refill runs, then takes its pages.  It holds the leaf, its right
+sibling and S (LO1), but no tablespace page yet (LO3).  A refill that
+allocates waits for no page of a level (RV5); one that reads listed pages
+(RV3) may wait for the split's, so the split does not wait for that.
 @return whether it took its pages */
 bool take_after_refill(const dict_index_t *index) {
   const space_id_t space = index->space;
   const fseg_header_t *leaf_seg = btr_blink_leaf_segment(index);
+  if (leaf_seg == nullptr) {
+    return false;
+  }
   const std::vector<space_index_t> ids = blink_indexes(index->table);
   std::unique_lock<std::mutex> guard(reserve_mutex);
   for (bool waited = false;; waited = true) {
     auto reserve = reserves.find(space);
-    if (reserve == reserves.end() || leaf_seg == nullptr) {
+    if (reserve == reserves.end()) {
       return false;
     }
     Space_reserve &r = reserve->second;
@@ -865,6 +910,10 @@ bool take_after_refill(const dict_index_t *index) {
         !same_indexes(r.live_trees, ids) || r.has_unchecked(segment->second)) {
       return false;
     }
+    auto pool = r.pools.find(segment->second);
+    if (pool != r.pools.end() && pool->second.dry) {
+      return false;
+    }
     if (pop_locked(r, space, segment->second)) {
       return true;
     }
@@ -872,22 +921,24 @@ bool take_after_refill(const dict_index_t *index) {
       r.refilling = true;
       break;
     }
-    if (waited) {
+    if (waited || r.allocating_for != segment->second) {
       return false;
     }
     btr_blink_reserve_stats.split_waits.fetch_add(1,
                                                   std::memory_order_relaxed);
-    refill_ended.wait(guard, [&] {
+    const uint64_t ended = r.allocations_ended;
+    allocation_ended.wait(guard, [&] {
       auto it = reserves.find(space);
-      return it == reserves.end() || !it->second.refilling;
+      return it == reserves.end() || it->second.allocations_ended != ended;
     });
   }
   guard.unlock();
   btr_blink_reserve_stats.split_refills.fetch_add(1,
                                                   std::memory_order_relaxed);
+  ulint allocated;
   {
     const Refilling refilling(space);
-    refill(index, leaf_seg, 1);
+    allocated = refill(index, leaf_seg, true);
   }
   guard.lock();
   auto reserve = reserves.find(space);
@@ -895,8 +946,14 @@ bool take_after_refill(const dict_index_t *index) {
     return false;
   }
   auto segment = reserve->second.segment_of.find(index->id);
-  return segment != reserve->second.segment_of.end() &&
-         pop_locked(reserve->second, space, segment->second);
+  if (segment == reserve->second.segment_of.end()) {
+    return false;
+  }
+  const bool taken = pop_locked(reserve->second, space, segment->second);
+  if (!taken && allocated == 0) {
+    reserve->second.pools[segment->second].dry = true;
+  }
+  return taken;
 }
 
 }  // namespace
@@ -924,12 +981,7 @@ bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags) {
   if (!DBUG_EVALUATE_IF("blink_reserve_empty", true, false)) {
     {
       std::lock_guard<std::mutex> guard(reserve_mutex);
-      auto reserve = reserves.find(index->space);
-      if (reserve != reserves.end()) {
-        auto segment = reserve->second.segment_of.find(index->id);
-        taken = segment != reserve->second.segment_of.end() &&
-                pop_locked(reserve->second, index->space, segment->second);
-      }
+      taken = pop_for_locked(index);
     }
     taken = taken || take_after_refill(index);
   }
@@ -1061,8 +1113,7 @@ void btr_blink_reserve_refill(const dict_index_t *index,
   if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
     return;
   }
-  /* No more batches than it takes when splits take no page meanwhile. */
-  refill(index, leaf_seg, srv_btree_blink_reserve_pages / REFILL_BATCH + 1);
+  refill(index, leaf_seg, false);
   rw_lock_s_unlock(lock);
 }
 
