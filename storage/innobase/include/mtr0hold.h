@@ -18,8 +18,10 @@ How long a mini-transaction holds the latches that serialise the structure
 changes of one index or tablespace: index->lock in SX or X, taken by a
 BTR_MODIFY_TREE search or a B-link exclusive path, and the latch of a user
 tablespace in X (page allocation, extent reservation, a B-link reserve
-refill; the system, undo, temporary and data dictionary tablespaces are not
-timed).  Every holder of one of them makes every other would-be holder of
+refill).  Only user tablespaces are timed: the indexes and latches of the
+system, undo, temporary and data dictionary tablespaces are not, so the
+server's background writes of its dictionary do not show up as structure
+changes of user tables.  Every holder of one of them makes every other would-be holder of
 the same latch wait, so their hold time per split is the serial fraction
 that bounds splits per second on any number of cores
 (benchmarks/doc/blink/README.md, "The many-core projection").

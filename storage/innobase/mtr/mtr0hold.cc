@@ -81,9 +81,19 @@ void stop_matching(const mtr_t *mtr, const void *latch) {
   t_running = running;
 }
 
+/** Whether the latches of a tablespace are timed: user tablespaces only,
+so that the server's own background writes of the data dictionary (dynamic
+metadata, the DDL log) do not count as structure changes of user tables. */
+bool timed_space(space_id_t space_id) {
+  return space_id != TRX_SYS_SPACE && !dict_sys_t::is_reserved(space_id);
+}
+
 }  // namespace
 
 void latch_hold_index(dict_index_t *index, const mtr_t *mtr) {
+  if (!timed_space(index->space)) {
+    return;
+  }
   rw_lock_t *lock = dict_index_get_lock(index);
   start(rw_lock_get_writer(lock) == RW_LOCK_X ? latch_hold_t::INDEX_X
                                               : latch_hold_t::INDEX_SX,
@@ -91,7 +101,7 @@ void latch_hold_index(dict_index_t *index, const mtr_t *mtr) {
 }
 
 void latch_hold_space(const fil_space_t *space, const mtr_t *mtr) {
-  if (space->id != TRX_SYS_SPACE && !dict_sys_t::is_reserved(space->id)) {
+  if (timed_space(space->id)) {
     start(latch_hold_t::SPACE_X, mtr, &space->latch);
   }
 }
