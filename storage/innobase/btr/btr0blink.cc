@@ -521,6 +521,11 @@ bool btr_blink_merge_allowed(dict_index_t *index) {
   if (!index->blink) {
     return true;
   }
+  /* PD1: an under-filled page stays as it is; only an emptied leaf leaves
+  its level, with its last record (PD2, or X1's discard). */
+  if (btr_blink_deletes_pages(index)) {
+    return false;
+  }
   /* X3: not after X2 left a split unfinished. */
   const bool allowed =
       rw_lock_get_writer(dict_index_get_lock(index)) == RW_LOCK_X &&

@@ -63,6 +63,13 @@ page_no_t blink_finish::child_of(const rec_t *node_ptr,
                                         offsets.compute(node_ptr, index));
 }
 
+void blink_finish::set_child(rec_t *node_ptr, const dict_index_t *index,
+                             page_no_t child, mtr_t *mtr) {
+  Rec_offsets offsets;
+  btr_node_ptr_set_child_page_no(node_ptr, nullptr,
+                                 offsets.compute(node_ptr, index), child, mtr);
+}
+
 void blink_finish::clear_flag(buf_block_t *block, const dict_index_t *index,
                               mtr_t *mtr) {
   const page_t *page = buf_block_get_frame(block);
@@ -1080,3 +1087,7 @@ Blink_finished_scope::Blink_finished_scope(dict_index_t *index)
 }
 
 Blink_finished_scope::~Blink_finished_scope() { t_splits.finished = m_prev; }
+
+bool btr_blink_in_finished_scope(const dict_index_t *index) {
+  return t_splits.finished == index;
+}

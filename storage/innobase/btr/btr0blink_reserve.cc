@@ -30,6 +30,7 @@ the directory tells which pages are still unused. */
 #include <vector>
 
 #include "btr0blink.h"
+#include "btr0blink_epoch.h"
 #include "btr0blink_finish.h"
 #include "btr0btr.h"
 #include "btr0cur.h"
@@ -41,6 +42,7 @@ the directory tells which pages are still unused. */
 #include "mtr0log.h"
 #include "mtr0mtr.h"
 #include "my_dbug.h"
+#include "page0blink_format.h"
 #include "page0page.h"
 
 ulong srv_btree_blink_reserve_pages = 32;
@@ -86,6 +88,27 @@ struct Pool {
   /** RV2: a split's refill found no page (directory or tablespace full):
   splits allocate inside themselves until a refill allocates again. */
   bool dry{false};
+  /** PD6: leaves deleted from the index's levels, with their stamps (PD5):
+  listed, taken only once the horizon has passed the stamp. */
+  std::vector<std::pair<page_no_t, uint64_t>> deleted;
+
+  /** PD5: move the deleted pages no descent can reach any more into the
+  pages a split may take. */
+  void ripen() {
+    if (deleted.empty()) {
+      return;
+    }
+    const uint64_t horizon = btr_blink_epochs().horizon();
+    auto ripe = std::partition(
+        deleted.begin(), deleted.end(),
+        [&](const auto &d) { return d.second >= horizon; });
+    for (auto it = ripe; it != deleted.end(); ++it) {
+      pages.push_back(it->first);
+    }
+    btr_blink_reserve_stats.deleted_ripe.fetch_add(
+        deleted.end() - ripe, std::memory_order_relaxed);
+    deleted.erase(ripe, deleted.end());
+  }
 };
 
 /** RV4: a B-link index tree of the table, and its leaf segment. */
@@ -125,6 +148,10 @@ struct Space_reserve {
   /** RV3: pages the directory listed at the first refill, not yet checked
   (each refill of their index checks a few): still listed, never taken. */
   std::vector<Entry> unchecked;
+  /** RV5: the pages of a refill batch whose directory is written but not
+  committed: listed by any other writer of the directory (PD6), which
+  latches it after the batch's commit and before they reach the pool. */
+  std::vector<Entry> committing;
 
   bool live(uint64_t segment) const {
     return std::any_of(live_trees.begin(), live_trees.end(),
@@ -139,9 +166,13 @@ struct Space_reserve {
 
   std::vector<Entry> entries() const {
     std::vector<Entry> all(unchecked);
+    all.insert(all.end(), committing.begin(), committing.end());
     for (const auto &[segment, pool] : pools) {
       for (const page_no_t page_no : pool.pages) {
         all.push_back({segment, page_no});
+      }
+      for (const auto &d : pool.deleted) {
+        all.push_back({segment, d.first});
       }
     }
     for (const auto &[page_no, segment] : in_flight) {
@@ -187,8 +218,11 @@ flight (RV6).
 @return whether there were that many */
 bool pop_locked(Space_reserve &reserve, space_id_t space, uint64_t segment) {
   auto pool = reserve.pools.find(segment);
-  if (reserve.disabled || pool == reserve.pools.end() ||
-      pool->second.pages.size() < PAGES_PER_SPLIT) {
+  if (reserve.disabled || pool == reserve.pools.end()) {
+    return false;
+  }
+  pool->second.ripen();
+  if (pool->second.pages.size() < PAGES_PER_SPLIT) {
     return false;
   }
   for (size_t i = 0; i < PAGES_PER_SPLIT; ++i) {
@@ -228,16 +262,33 @@ bool has_magic(const page_t *page, uint32_t magic) {
          mach_read_from_4(page + MAGIC_OFFSET) == magic;
 }
 
-/** RV7: whether a listed page is still an unused reserve page, read under
-an S latch of its own mini-transaction (it may have been freed since). */
+/** PD7: whether a listed page is a leaf that left the levels of the index
+(a non-root page, so its B-link header is in use, H1). */
+bool is_deleted_leaf(const page_t *page, space_index_t index_id) {
+  return fil_page_index_page_check(page) &&
+         btr_page_get_index_id(page) == index_id &&
+         btr_page_get_level(page) == 0 &&
+         (blink_format::read(page, true).flags & blink_format::DELETED);
+}
+
+/** RV7, PD7: whether a listed page is still unused: marked, or a deleted
+leaf of the index (no descent survives a restart, PD5).
+@param[in] page      the page, latched
+@param[in] index_id  the index whose leaf segment lists it */
+bool unused(const page_t *page, space_index_t index_id) {
+  return has_magic(page, RESERVE_MAGIC) || is_deleted_leaf(page, index_id);
+}
+
+/** RV7, PD7: unused() for a listed page read under an S latch of its own
+mini-transaction (it may have been freed since). */
 bool still_reserved(space_id_t space, page_no_t page_no,
-                    const page_size_t &page_size) {
+                    const page_size_t &page_size, space_index_t index_id) {
   mtr_t mtr;
   mtr.start();
   const buf_block_t *block = buf_page_get_gen(
       page_id_t(space, page_no), page_size, RW_S_LATCH, nullptr,
       Page_fetch::POSSIBLY_FREED, UT_LOCATION_HERE, &mtr);
-  const bool reserved = has_magic(buf_block_get_frame(block), RESERVE_MAGIC);
+  const bool reserved = unused(buf_block_get_frame(block), index_id);
   mtr.commit();
   return reserved;
 }
@@ -562,7 +613,7 @@ bool check_listed(const Tree &tree, const std::vector<Tree> &trees,
   DEBUG_SYNC_C("blink_reserve_checking");
   std::vector<Entry> reclaimed;
   for (const Entry &e : batch) {
-    if (!still_reserved(space, e.page_no, page_size)) {
+    if (!still_reserved(space, e.page_no, page_size, tree.index)) {
       continue;
     }
     if (const Tree *owner = owner_of(trees, e.segment, space, e.page_no)) {
@@ -742,7 +793,10 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
     /* RV1: the target is the pool's; the pages in flight are the splits',
     and count only against what the index may list. */
     have = reserve.pools[segment].pages.size();
-    listed = have + std::count_if(reserve.in_flight.begin(),
+    /* PD6: deleted pages waiting for the horizon count against the share,
+    not the target. */
+    listed = have + reserve.pools[segment].deleted.size() +
+             std::count_if(reserve.in_flight.begin(),
                                   reserve.in_flight.end(), [&](const auto &f) {
                                     return f.second == segment;
                                   });
@@ -807,10 +861,10 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
                                           e.page_no) != fresh.end();
                        }),
         reserve.unchecked.end());
+    for (const page_no_t page_no : fresh) {
+      reserve.committing.push_back({segment, page_no});
+    }
     entries = reserve.entries();
-  }
-  for (const page_no_t page_no : fresh) {
-    entries.push_back({segment, page_no});
   }
   write_directory(dir_block, entries, &mtr);
   DBUG_EXECUTE_IF("blink_crash_in_refill", blink_finish::crash_now(););
@@ -825,6 +879,7 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
   std::lock_guard<std::mutex> guard(reserve_mutex);
   Space_reserve &reserve = reserves[space];
   reserve.directory = dir_block->page.id.page_no();
+  reserve.committing.clear();
   Pool &pool = reserve.pools[segment];
   pool.target = target;
   pool.dry = pool.dry && fresh.empty();
@@ -958,6 +1013,69 @@ bool take_after_refill(const dict_index_t *index) {
 
 }  // namespace
 
+bool btr_blink_reserve_loaded(const dict_index_t *index) {
+  std::lock_guard<std::mutex> guard(reserve_mutex);
+  auto reserve = reserves.find(index->space);
+  return reserve != reserves.end() && reserve->second.loaded;
+}
+
+buf_block_t *btr_blink_reserve_latch_for_delete(const dict_index_t *index,
+                                                mtr_t *mtr) {
+  const space_id_t space = index->space;
+  const page_size_t page_size = dict_table_page_size(index->table);
+  page_no_t directory;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    auto reserve = reserves.find(space);
+    /* The directory on disk is known only once the first refill read it
+    (RV3); before that a write would drop what it lists. */
+    if (reserve == reserves.end() || !reserve->second.loaded ||
+        reserve->second.disabled || reserve->second.directory == FIL_NULL ||
+        reserve->second.segment_of.count(index->id) == 0) {
+      return nullptr;
+    }
+    directory = reserve->second.directory;
+  }
+  /* PD2: the directory after every page of the index. */
+  buf_block_t *block = buf_page_get(page_id_t(space, directory), page_size,
+                                    RW_X_LATCH, UT_LOCATION_HERE, mtr);
+  const ulint capacity = directory_capacity(page_size);
+  const ulint share = directory_share(index, capacity);
+  bool room = has_magic(buf_block_get_frame(block), DIRECTORY_MAGIC);
+  if (room) {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    Space_reserve &reserve = reserves[space];
+    const uint64_t segment = reserve.segment_of[index->id];
+    const Pool &pool = reserve.pools[segment];
+    const ulint listed =
+        pool.pages.size() + pool.deleted.size() +
+        std::count_if(reserve.in_flight.begin(), reserve.in_flight.end(),
+                      [&](const auto &f) { return f.second == segment; });
+    room = !reserve.disabled && reserve.directory == directory &&
+           reserve.entries().size() < capacity &&
+           listed < std::max<ulint>(share, pool.target);
+  }
+  if (!room) {
+    mtr->memo_release(block, MTR_MEMO_PAGE_X_FIX);
+    return nullptr;
+  }
+  return block;
+}
+
+void btr_blink_reserve_list_deleted(const dict_index_t *index,
+                                    buf_block_t *directory, page_no_t page_no,
+                                    uint64_t stamp, mtr_t *mtr) {
+  std::vector<Entry> entries;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    Space_reserve &reserve = reserves[index->space];
+    reserve.pools[reserve.segment_of[index->id]].deleted.emplace_back(page_no,
+                                                                      stamp);
+    entries = reserve.entries();
+  }
+  write_directory(directory, entries, mtr);
+}
+
 bool btr_blink_reserve_owns_page(const byte *page) {
   return has_magic(page, DIRECTORY_MAGIC) || has_magic(page, RESERVE_MAGIC);
 }
@@ -1016,8 +1134,9 @@ buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr) {
       buf_page_get(page_id_t(index->space, page_no),
                    dict_table_page_size(index->table), RW_X_LATCH,
                    UT_LOCATION_HERE, mtr);
-  /* RV7: a reserve page is untouched until a split formats it. */
-  ut_a(has_magic(buf_block_get_frame(block), RESERVE_MAGIC));
+  /* RV7: a reserve page is untouched until a split formats it; PD6: a
+  deleted leaf keeps its flag until then. */
+  ut_a(unused(buf_block_get_frame(block), index->id));
   buf_block_dbg_add_level(block, SYNC_TREE_NODE_NEW);
   /* As a new page of an allocation (fsp_init_file_page()), for the split's
   btr_page_create(). */
@@ -1144,7 +1263,8 @@ ulint btr_blink_reserve_count(const dict_index_t *index) {
   page_no_t directory;
   ulint n = 0;
   for (const Entry &e : read_directory(space, page_size, &named, &directory)) {
-    if (e.segment == segment && still_reserved(space, e.page_no, page_size)) {
+    if (e.segment == segment &&
+        still_reserved(space, e.page_no, page_size, index->id)) {
       mtr_t mtr;
       mtr.start();
       n += segment_owns(space, header, e.page_no, &mtr);

@@ -24,6 +24,7 @@ under "Corrupt pages". */
 #include "btr0blink.h"
 
 #include "btr0blink_chain.h"
+#include "btr0blink_epoch.h"
 #include "btr0btr.h"
 #include "btr0cur.h"
 #include "btr0sea.h"
@@ -147,9 +148,10 @@ than move right; then it moves right as the other descents do. */
 constexpr ulint ESTIMATE_RESTARTS = 3;
 
 /** C1: more restarts than this mean a corrupt index.  Under index->lock in
-S (D1) no page is freed, so a page reached by an old page number is what the
-descent expected except after a root raise, which adds one level: at most
-one restart per level an index can have, plus D8's. */
+S (D1) no page is freed and a deleted page is not reused (PD5), so a page
+reached by an old page number is what the descent expected except after a
+root raise, which adds one level, or in D5 after a deletion of the left
+neighbour: at most one restart per level an index can have, plus D8's. */
 constexpr ulint MAX_RESTARTS = BTR_MAX_LEVELS + ESTIMATE_RESTARTS;
 
 /** What a descent found wrong last: the page, the level it expected there,
@@ -212,6 +214,9 @@ class Blink_descent {
   the level asked for.
   @return false if the index is corrupt (C1, C2, C3): no page is latched */
   bool run() {
+    /* PD5: from the first page number read to the target's latch, no
+    page this descent may reach is reused. */
+    const blink_epoch::Guard epoch(btr_blink_epoch_slot());
     while (!descend()) {
       release_all();
       if (m_corrupt || m_restarts == MAX_RESTARTS) {
@@ -256,6 +261,16 @@ class Blink_descent {
   /** The leaf phase of the PREV modes (D5).
   @return false if the descent must restart */
   bool latch_leaf_with_left(page_no_t leaf_no);
+
+  /** PD3: whether a leaf that D5's walk did not find was deleted since:
+  releases the walk's page and latches the leaf alone. */
+  bool leaf_deleted(page_no_t leaf_no) {
+    release(m_left);
+    Latched leaf = latch(leaf_no, RW_S_LATCH, nullptr);
+    const bool deleted = btr_blink_page_deleted(leaf.page(), m_index);
+    release(leaf);
+    return deleted;
+  }
 
   /** Latch a page.  D2: the only page that may already be latched is the
   one whose right sibling this is (or, for the PREV modes, that page and
@@ -412,6 +427,19 @@ class Blink_descent {
 
 bool Blink_descent::above_high_key(const Latched &l) {
   const page_t *page = l.page();
+  if (btr_blink_page_deleted(page, m_index)) {
+    /* PD3: the page's range is its right sibling's now, whatever the
+    target; PD1 never deletes the last page of a level. */
+    if (btr_page_get_next(page, m_mtr) == FIL_NULL) {
+      return corrupt(l.page_no(), btr_page_get_level(page),
+                     "it left its level but has no right sibling (PD1)");
+    }
+    btr_blink_stats.deleted_passed.fetch_add(1, std::memory_order_relaxed);
+    /* The right sibling's range begins where the parent's bound said this
+    page's did; its upper bound is not known yet. */
+    m_up_match = 0;
+    return true;
+  }
   if (btr_page_get_next(page, m_mtr) == FIL_NULL) {
     /* The rightmost page of its level: no upper bound. */
     return false;
@@ -419,8 +447,8 @@ bool Blink_descent::above_high_key(const Latched &l) {
   switch (m_target) {
     case Blink_target::FIRST:
       /* The first page of a level keeps its lower end: splits put the
-      new page on the right (S1), and merges, which could empty it, wait
-      for the descent (G0). */
+      new page on the right (S1), merges, which could empty it, wait for
+      the descent (G0), and a deleted first page was handled above. */
       return false;
     case Blink_target::LAST:
       return true;
@@ -632,7 +660,9 @@ bool Blink_descent::latch_leaf_with_left(page_no_t leaf_no) {
     /* D5: latch the left neighbour; if it split since, its right link
     names a half of it: move right until the right link is the leaf. */
     m_left = latch(left_no, m_leaf_latch, nullptr);
-    if (!check(m_left, 0)) {
+    /* PD3: a left neighbour deleted since its number was read: read the
+    leaf's left link again. */
+    if (!check(m_left, 0) || btr_blink_page_deleted(m_left.page(), m_index)) {
       return false;
     }
     blink_chain::Cycle_check cycle(left_no);
@@ -642,9 +672,11 @@ bool Blink_descent::latch_leaf_with_left(page_no_t leaf_no) {
         break;
       }
       /* Under G0 the walk ends at the leaf: the pages between are halves
-      of splits of the old left neighbour. */
+      of splits of the old left neighbour; unless the leaf was deleted
+      since (PD3): then start again. */
       if (next == FIL_NULL || cycle.step(next)) {
-        return corrupt(m_left.page_no(), 0,
+        return !leaf_deleted(leaf_no) &&
+               corrupt(m_left.page_no(), 0,
                        "the right links from the left neighbour of a leaf"
                        " do not lead to the leaf");
       }

@@ -42,6 +42,7 @@ rules are in btr/README.blink.md, "Running out of space". */
 using blink_finish::child_of;
 using blink_finish::clear_flag;
 using blink_finish::is_flagged;
+using blink_finish::set_child;
 
 namespace {
 
@@ -155,15 +156,6 @@ bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   clear_flag(block, index, mtr);
   btr_page_free(index, block, mtr);
   return true;
-}
-
-/** Points a node pointer record at another child, in place (its size does
-not change; B-link pages are not compressed, M4). */
-void set_child(rec_t *node_ptr, const dict_index_t *index, page_no_t child,
-               mtr_t *mtr) {
-  Rec_offsets offsets;
-  btr_node_ptr_set_child_page_no(node_ptr, nullptr,
-                                 offsets.compute(node_ptr, index), child, mtr);
 }
 
 /** The node pointer of a leaf whose left sibling is not flagged (so it has

@@ -61,6 +61,14 @@ static MYSQL_SYSVAR_ULONG(
     "1 acts as 2. 0 allocates inside each split.",
     nullptr, nullptr, 32, 0, 256, 0);
 
+static MYSQL_SYSVAR_BOOL(
+    btree_blink_page_delete, srv_btree_blink_page_delete, PLUGIN_VAR_OPCMDARG,
+    "On B-link indexes, purge and rollback that empty a leaf take it out of "
+    "its level under the index lock in S, and no page is merged (innofork, "
+    "btr/README.blink.md, Page deletion). OFF: they merge and discard pages "
+    "under the index lock in X, which stops every reader of the index.",
+    nullptr, nullptr, true);
+
 /** innodb_trx_throttling: the gate follows the variable. */
 static void trx_throttling_update(THD *, SYS_VAR *, void *var_ptr,
                                   const void *save) {
@@ -259,6 +267,7 @@ static MYSQL_SYSVAR_ULONG(
 #define INNOFORK_SYSTEM_VARIABLES                                      \
   MYSQL_SYSVAR(hybrid_read_view), MYSQL_SYSVAR(view_close_latch_free),  \
       MYSQL_SYSVAR(btree_blink), MYSQL_SYSVAR(btree_blink_reserve_pages), \
+      MYSQL_SYSVAR(btree_blink_page_delete),                            \
       MYSQL_SYSVAR(trx_throttling),                                     \
       MYSQL_SYSVAR(trx_throttling_timeout), INNOFORK_DEBUG_SYSTEM_VARIABLES
 
@@ -366,6 +375,12 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       {"btree_blink_splits_undone",                                        \
        (char *)&btr_blink_stats.splits_undone, SHOW_LONGLONG,              \
        SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_pages_deleted",                                        \
+       (char *)&btr_blink_stats.pages_deleted, SHOW_LONGLONG,              \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_deleted_passed",                                       \
+       (char *)&btr_blink_stats.deleted_passed, SHOW_LONGLONG,             \
+       SHOW_SCOPE_GLOBAL},                                                 \
       INNOFORK_RESERVE_STATUS(pages_taken),                               \
       INNOFORK_RESERVE_STATUS(empty),                                     \
       INNOFORK_RESERVE_STATUS(refills),                                   \
@@ -374,6 +389,7 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       INNOFORK_RESERVE_STATUS(pages_refused),                             \
       INNOFORK_RESERVE_STATUS(spaces_forgotten),                          \
       INNOFORK_RESERVE_STATUS(directory_full),                            \
+      INNOFORK_RESERVE_STATUS(deleted_ripe),                              \
       INNOFORK_RESERVE_STATUS(split_waits),                               \
       INNOFORK_RESERVE_STATUS(split_refills),                             \
       INNOFORK_HOLD_STATUS("index_lock_sx", latch_hold_t::INDEX_SX),      \

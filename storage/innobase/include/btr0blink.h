@@ -112,8 +112,63 @@ struct btr_blink_stats_t {
   /** X4: incomplete splits undone where X3 would have refused the
   discard of either emptied half. */
   std::atomic<uint64_t> splits_undone{0};
+  /** PD2: leaves deleted from their levels under index->lock in S. */
+  std::atomic<uint64_t> pages_deleted{0};
+  /** PD3: descents that latched a deleted page and moved right. */
+  std::atomic<uint64_t> deleted_passed{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
+
+namespace blink_epoch {
+class Registry;
+class Thread_slot;
+}  // namespace blink_epoch
+
+/** PD5: the epochs announced by the descents of B-link indexes. */
+blink_epoch::Registry &btr_blink_epochs();
+
+/** PD5: this thread's slot in btr_blink_epochs(). */
+blink_epoch::Thread_slot &btr_blink_epoch_slot();
+
+/** innodb_btree_blink_page_delete: whether purge and rollback delete the
+leaves they empty under index->lock in S, and no page is merged (PD1-PD4);
+OFF, they merge and discard under X (G0-G5). */
+extern bool srv_btree_blink_page_delete;
+
+/** @return whether index is B-link and innodb_btree_blink_page_delete is ON:
+the deletes of this moment follow PD1-PD4.  Whatever it says, descents move
+right from deleted pages (PD3) and the reserve reuses them (PD6). */
+bool btr_blink_deletes_pages(const dict_index_t *index);
+
+/** PD1, PD4: whether the delete of the cursor's record empties a leaf other
+than the root: the only delete of a page-deleting B-link index that the
+optimistic delete refuses, for the pessimistic one, which deletes the leaf
+with its record (PD2). */
+bool btr_blink_delete_empties_leaf(const btr_cur_t *cursor);
+
+/** PD2: the BTR_MODIFY_TREE search of a delete (purge, rollback) on a
+B-link index, under index->lock in S: latches the parent, the leaf's left
+neighbour, the leaf and, when the delete would empty the leaf, its right
+sibling, and positions the cursor as the stock search would.  Prepares the
+leaf's deletion for btr_cur_pessimistic_delete().
+@return false if the delete must take the exclusive path (PD1): nothing
+latched, index->lock not held */
+bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
+                                 page_cur_mode_t mode, btr_cur_t *cursor,
+                                 ut::Location location, mtr_t *mtr);
+
+/** PD2: in btr_cur_pessimistic_delete(): if btr_blink_search_for_delete()
+prepared this delete, delete the record and, if it empties its leaf, the
+leaf with it.
+@return whether the delete was done */
+bool btr_blink_delete_prepared(btr_cur_t *cursor, mtr_t *mtr);
+
+/** @return whether a page of a B-link index left its level (PD2) */
+bool btr_blink_page_deleted(const page_t *page, const dict_index_t *index);
+
+/** @return whether this thread runs under a Blink_finished_scope of index
+(IMPORT's purge, which restores its cursor with its leaf latched) */
+bool btr_blink_in_finished_scope(const dict_index_t *index);
 
 /** The bit of INFORMATION_SCHEMA.INNODB_INDEXES.TYPE that says an index is
 B-link.  Above every DICT_* index type bit. */
@@ -606,12 +661,13 @@ void btr_blink_search_level(dict_index_t *index, ulint level,
                             const dtuple_t *tuple, btr_cur_t *cursor,
                             ut::Location location, mtr_t *mtr);
 
-/** G0: whether a page of index may be merged or lifted now.  A B-link merge
-needs index->lock in X, which every BTR_MODIFY_TREE search of a B-link
-index takes (X1); a caller that holds only SX leaves the page
-under-filled until a later delete merges it.  The caller holds
-index->lock in SX or X, so the lock's writer mode is its own.
-@return true for a stock index or when this thread holds the lock in X */
+/** PD1, G0: whether a page of index may be merged into a sibling or lifted
+now (btr_cur_compress_if_useful()): never on a B-link index that deletes
+pages (btr_blink_deletes_pages()); otherwise only under index->lock in X,
+which every BTR_MODIFY_TREE search of a B-link index takes (X1), so a caller
+that holds only SX leaves the page under-filled until a later delete merges
+it.  The caller holds index->lock in SX or X.
+@return true for a stock index */
 bool btr_blink_merge_allowed(dict_index_t *index);
 
 /** A caller that turns a corrupt B-link index met by its leaf search into

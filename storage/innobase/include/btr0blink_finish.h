@@ -39,6 +39,11 @@ inline bool is_flagged(const page_t *page, const dict_index_t *index) {
 /** The child page a node pointer record names. */
 page_no_t child_of(const rec_t *node_ptr, const dict_index_t *index);
 
+/** Points a node pointer record at another child, in place (its size does
+not change; B-link pages are not compressed, M4). */
+void set_child(rec_t *node_ptr, const dict_index_t *index, page_no_t child,
+               mtr_t *mtr);
+
 /** Clears the flag of an incomplete split (IS2). */
 void clear_flag(buf_block_t *block, const dict_index_t *index, mtr_t *mtr);
 

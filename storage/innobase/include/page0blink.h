@@ -63,8 +63,12 @@ constexpr uint16_t PAGE_BLINK_MAGIC_VALUE = blink_format::MAGIC_VALUE;
 its right half yet (IS1; README.blink.md, "The flag"). */
 constexpr uint16_t PAGE_BLINK_INCOMPLETE_SPLIT =
     blink_format::INCOMPLETE_SPLIT;
+/** Flag: the page left its level and waits to be reused; a descent that
+meets it moves right (PD2, PD3; README.blink.md, "Page deletion"). */
+constexpr uint16_t PAGE_BLINK_DELETED = blink_format::DELETED;
 /** All flags this version knows. */
-constexpr uint16_t PAGE_BLINK_KNOWN_FLAGS = PAGE_BLINK_INCOMPLETE_SPLIT;
+constexpr uint16_t PAGE_BLINK_KNOWN_FLAGS =
+    PAGE_BLINK_INCOMPLETE_SPLIT | PAGE_BLINK_DELETED;
 /** @} */
 
 /** Where a page's high key is.  A high key is a node-pointer-format record

@@ -66,6 +66,9 @@ constexpr uint16_t MAGIC_VALUE = 0xB11C;
 /** Flag: an incomplete split (IS1). */
 constexpr uint16_t INCOMPLETE_SPLIT = 1;
 
+/** Flag: the page left its level (PD2) and waits to be reused (PD5). */
+constexpr uint16_t DELETED = 2;
+
 /** A decoded B-link header, field by field. */
 struct Header {
   uint16_t flags{0};

@@ -1,0 +1,390 @@
+/*****************************************************************************
+
+Copyright (c) 2026, the innofork authors.
+
+This program is free software; you can redistribute it and/or modify it under
+the terms of the GNU General Public License, version 2.0, as published by the
+Free Software Foundation.
+
+This program is distributed in the hope that it will be useful, but WITHOUT
+ANY WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS
+FOR A PARTICULAR PURPOSE. See the GNU General Public License, version 2.0,
+for more details.
+
+*****************************************************************************/
+
+/** @file btr/btr0blink_delete.cc
+Page deletion of B-link indexes (btr/README.blink.md, "Page deletion",
+PD1-PD7): the delete of the last record of a leaf takes the leaf out of its
+level in the same mini-transaction, under index->lock in S, giving its key
+range to its right sibling; the leaf waits in the index's reserve until no
+descent can reach it (PD5), then a split reuses it. */
+
+#include "btr0blink.h"
+#include "btr0blink_chain.h"
+#include "btr0blink_epoch.h"
+#include "btr0blink_finish.h"
+#include "btr0blink_reserve.h"
+
+#include "btr0btr.h"
+#include "btr0cur.h"
+#include "btr0sea.h"
+#include "buf0buf.h"
+#include "dict0dict.h"
+#include "lock0lock.h"
+#include "mtr0mtr.h"
+#include "my_dbug.h"
+#include "page0blink.h"
+#include "page0cur.h"
+#include "page0page.h"
+#include "rem0rec.h"
+#include "srv0srv.h"
+
+using blink_finish::child_of;
+using blink_finish::is_flagged;
+using blink_finish::set_child;
+
+bool srv_btree_blink_page_delete = true;
+
+namespace {
+
+/** PD5: never freed, since threads may end after static destructors. */
+blink_epoch::Registry *const epochs = new blink_epoch::Registry;
+thread_local blink_epoch::Thread_slot t_epoch_slot(*epochs);
+
+/** PD2: what btr_blink_search_for_delete() latched for the delete that
+follows in the same mini-transaction. */
+struct Prepared {
+  const dict_index_t *index{nullptr};
+  const mtr_t *mtr{nullptr};
+  /** the leaf, and its modify clock when prepared */
+  buf_block_t *page{nullptr};
+  uint64_t clock{0};
+  /** set when the delete empties the leaf and the leaf may leave its
+  level: its parent, on the leaf's node pointer; its left neighbour (or
+  nullptr), its right sibling and the reserve's directory */
+  buf_block_t *parent{nullptr};
+  ulint node_ptr{0};
+  buf_block_t *left{nullptr};
+  buf_block_t *right{nullptr};
+  buf_block_t *directory{nullptr};
+};
+thread_local Prepared t_prepared;
+
+/** The latches btr_blink_search_for_delete() took, released again when the
+delete must take the exclusive path. */
+class Delete_latches {
+ public:
+  Delete_latches(dict_index_t *index, mtr_t *mtr)
+      : m_index(index),
+        m_mtr(mtr),
+        m_page_size(dict_table_page_size(index->table)) {}
+
+  /** Latch a leaf by a page number read from a latched page.
+  @return the block, or nullptr if it is not a live leaf of the index (D4,
+  PD3) and was released */
+  buf_block_t *leaf(page_no_t page_no, ulint rw_latch) {
+    buf_block_t *block =
+        btr_block_get(page_id_t(m_index->space, page_no), m_page_size,
+                      rw_latch, UT_LOCATION_HERE, m_index, m_mtr);
+    const page_t *page = buf_block_get_frame(block);
+    if (!fil_page_index_page_check(page) ||
+        btr_page_get_index_id(page) != m_index->id ||
+        btr_page_get_level(page) != 0 ||
+        btr_blink_page_deleted(page, m_index)) {
+      release(block, rw_latch);
+      return nullptr;
+    }
+    m_held.push_back({block, rw_latch});
+    return block;
+  }
+
+  void hold(buf_block_t *block, ulint rw_latch) {
+    m_held.push_back({block, rw_latch});
+  }
+
+  void release(buf_block_t *block, ulint rw_latch) {
+    m_mtr->memo_release(block, rw_latch == RW_X_LATCH ? MTR_MEMO_PAGE_X_FIX
+                                                      : MTR_MEMO_PAGE_S_FIX);
+    m_held.erase(std::remove_if(m_held.begin(), m_held.end(),
+                                [&](const auto &h) { return h.first == block; }),
+                 m_held.end());
+  }
+
+  /** Release every page latched and index->lock: the exclusive path
+  starts afresh in the same mini-transaction. */
+  void release_all() {
+    while (!m_held.empty()) {
+      release(m_held.back().first, m_held.back().second);
+    }
+    m_mtr->memo_release(dict_index_get_lock(m_index), MTR_MEMO_S_LOCK);
+  }
+
+ private:
+  dict_index_t *const m_index;
+  mtr_t *const m_mtr;
+  const page_size_t m_page_size;
+  std::vector<std::pair<buf_block_t *, ulint>> m_held;
+};
+
+/** PD2: latch the leaf's left neighbour, moving right from the page its
+left link named while that page's right link is not the leaf (it split
+meanwhile).
+@return the left neighbour X-latched, nullptr if the leaf has none, or
+false in *failed */
+buf_block_t *latch_left(Delete_latches &latches, page_no_t left_no,
+                        page_no_t leaf_no, mtr_t *mtr, bool *failed) {
+  *failed = false;
+  if (left_no == FIL_NULL) {
+    return nullptr;
+  }
+  buf_block_t *left = latches.leaf(left_no, RW_X_LATCH);
+  blink_chain::Cycle_check cycle(left_no);
+  while (left != nullptr) {
+    const page_no_t next =
+        btr_page_get_next(buf_block_get_frame(left), mtr);
+    if (next == leaf_no) {
+      return left;
+    }
+    if (next == FIL_NULL || cycle.step(next)) {
+      break;
+    }
+    buf_block_t *right = latches.leaf(next, RW_X_LATCH);
+    latches.release(left, RW_X_LATCH);
+    left = right;
+  }
+  *failed = true;
+  return nullptr;
+}
+
+/** Position the cursor on the leaf as the stock search does. */
+void search_leaf(dict_index_t *index, const dtuple_t *tuple,
+                 page_cur_mode_t mode, buf_block_t *block, btr_cur_t *cursor) {
+  ulint up_match = 0;
+  ulint low_match = 0;
+  page_cur_search_with_match(block, index, tuple, mode, &up_match, &low_match,
+                             btr_cur_get_page_cur(cursor), nullptr);
+  cursor->index = index;
+  cursor->flag = BTR_CUR_BINARY;
+  cursor->up_match = up_match;
+  cursor->low_match = low_match;
+  cursor->up_bytes = 0;
+  cursor->low_bytes = 0;
+  cursor->left_block = nullptr;
+}
+
+/** PD1, PD2: latch what the delete of the cursor's record needs, under
+index->lock in S.
+@return false if the delete must take the exclusive path */
+bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
+             btr_cur_t *cursor, ut::Location location, mtr_t *mtr,
+             Delete_latches &latches) {
+  if (btr_height_get(index, mtr) == 0) {
+    /* The root is the leaf: stock deletes its last record in place. */
+    return false;
+  }
+  btr_cur_t parent;
+  btr_blink_search_level(index, 1, tuple, &parent, location, mtr);
+  buf_block_t *parent_block = btr_cur_get_block(&parent);
+  latches.hold(parent_block, RW_X_LATCH);
+  const rec_t *node_ptr = btr_cur_get_rec(&parent);
+  if (!page_rec_is_user_rec(node_ptr)) {
+    return false;
+  }
+  const page_no_t leaf_no = child_of(node_ptr, index);
+
+  /* The leaf's left link, under a latch of its own: a split of the left
+  neighbour changes it without the parent. */
+  buf_block_t *leaf = latches.leaf(leaf_no, RW_S_LATCH);
+  if (leaf == nullptr) {
+    return false;
+  }
+  const page_no_t left_no = btr_page_get_prev(buf_block_get_frame(leaf), mtr);
+  latches.release(leaf, RW_S_LATCH);
+  DEBUG_SYNC_C("blink_delete_left_named");
+
+  bool failed;
+  buf_block_t *left = latch_left(latches, left_no, leaf_no, mtr, &failed);
+  if (failed) {
+    return false;
+  }
+  leaf = latches.leaf(leaf_no, RW_X_LATCH);
+  if (leaf == nullptr) {
+    return false;
+  }
+  const page_t *page = buf_block_get_frame(leaf);
+  /* The left neighbour's split, or the leaf's (its records above the high
+  key now on a right half that has no node pointer yet): the exclusive
+  path finishes it first (X2). */
+  if (btr_page_get_prev(page, mtr) !=
+          (left == nullptr ? FIL_NULL : left->page.id.page_no()) ||
+      btr_blink_right_of_high_key(index, page, tuple, mode, mtr)) {
+    return false;
+  }
+  search_leaf(index, tuple, mode, leaf, cursor);
+  const rec_t *rec = btr_cur_get_rec(cursor);
+  if (!page_rec_is_user_rec(rec)) {
+    return false;
+  }
+  Rec_offsets offsets;
+  if (rec_offs_any_extern(offsets.compute(rec, index))) {
+    /* Freeing externally stored columns latches the root (X1). */
+    return false;
+  }
+  t_prepared = {index, mtr, leaf, leaf->get_modify_clock(IF_DEBUG(true))};
+  if (page_get_n_recs(page) > 1) {
+    /* The leaf keeps records: a plain delete. */
+    return true;
+  }
+
+  /* PD1: the leaf leaves its level only if its range can go to its right
+  sibling under the same parent. */
+  const rec_t *right_ptr = page_rec_get_next_const(node_ptr);
+  const page_no_t right_no = btr_page_get_next(page, mtr);
+  if (right_no == FIL_NULL || !page_rec_is_user_rec(right_ptr) ||
+      child_of(right_ptr, index) != right_no || is_flagged(page, index) ||
+      (left != nullptr && is_flagged(buf_block_get_frame(left), index))) {
+    return false;
+  }
+  buf_block_t *right = latches.leaf(right_no, RW_X_LATCH);
+  if (right == nullptr ||
+      btr_page_get_prev(buf_block_get_frame(right), mtr) != leaf_no) {
+    return false;
+  }
+  /* PD6: the directory last. */
+  buf_block_t *directory = btr_blink_reserve_latch_for_delete(index, mtr);
+  if (directory == nullptr) {
+    return false;
+  }
+  latches.hold(directory, RW_X_LATCH);
+  t_prepared.parent = parent_block;
+  t_prepared.node_ptr = page_offset(node_ptr);
+  t_prepared.left = left;
+  t_prepared.right = right;
+  t_prepared.directory = directory;
+  return true;
+}
+
+/** PD2: the leaf, emptied but for the cursor's record, leaves its level. */
+void delete_leaf(const Prepared &prepared, btr_cur_t *cursor, mtr_t *mtr) {
+  dict_index_t *index = cursor->index;
+  buf_block_t *block = prepared.page;
+  page_t *page = buf_block_get_frame(block);
+  buf_block_t *right = prepared.right;
+  const page_no_t right_no = right->page.id.page_no();
+  ut_ad(page_get_n_recs(page) == 1);
+  ut_ad(btr_page_get_next(page, mtr) == right_no);
+
+  /* Its record locks go where btr_discard_page() sends them. */
+  if (!dict_table_is_locking_disabled(index->table)) {
+    if (prepared.left != nullptr) {
+      lock_update_discard(prepared.left, PAGE_HEAP_NO_SUPREMUM, block);
+    } else {
+      lock_update_discard(right, lock_get_min_heap_no(right), block);
+    }
+  }
+  btr_search_drop_page_hash_index(block);
+  Rec_offsets offsets;
+  page_cur_delete_rec(btr_cur_get_page_cur(cursor), index,
+                      offsets.compute(btr_cur_get_rec(cursor), index), mtr);
+
+  /* The parent: the leaf's node pointer names the right sibling, whose own
+  node pointer, the next record, goes. */
+  buf_block_t *parent = prepared.parent;
+  rec_t *node_ptr = buf_block_get_frame(parent) + prepared.node_ptr;
+  ut_ad(child_of(node_ptr, index) == block->page.id.page_no());
+  page_cur_t right_cur;
+  page_cur_position(page_rec_get_next(node_ptr), parent, &right_cur);
+  ut_a(child_of(page_cur_get_rec(&right_cur), index) == right_no);
+  set_child(node_ptr, index, right_no, mtr);
+  Rec_offsets ptr_offsets;
+  page_cur_delete_rec(&right_cur, index,
+                      ptr_offsets.compute(page_cur_get_rec(&right_cur), index),
+                      mtr);
+  /* MC1: a record of the parent changed; the right sibling's range grew. */
+  buf_block_modify_clock_inc(parent);
+  buf_block_modify_clock_inc(right);
+
+  /* The level: the left neighbour's right link and the right sibling's
+  left link skip the leaf, which keeps its own (PD3). */
+  btr_level_list_remove(index->space, dict_table_page_size(index->table), page,
+                        index, mtr);
+  page_blink_set_flags(
+      block, page_blink_get_flags(page, index) | PAGE_BLINK_DELETED, mtr);
+
+  /* PD5: every latch of the deletion is still held. */
+  const uint64_t stamp = btr_blink_epochs().retire();
+  btr_blink_reserve_list_deleted(index, prepared.directory,
+                                 block->page.id.page_no(), stamp, mtr);
+  btr_blink_stats.pages_deleted.fetch_add(1, std::memory_order_relaxed);
+  DBUG_EXECUTE_IF("blink_crash_in_delete", blink_finish::crash_now(););
+}
+
+}  // namespace
+
+blink_epoch::Registry &btr_blink_epochs() { return *epochs; }
+
+blink_epoch::Thread_slot &btr_blink_epoch_slot() { return t_epoch_slot; }
+
+bool btr_blink_deletes_pages(const dict_index_t *index) {
+  return index->blink && srv_btree_blink_page_delete;
+}
+
+bool btr_blink_delete_empties_leaf(const btr_cur_t *cursor) {
+  const page_t *page = btr_cur_get_page(const_cast<btr_cur_t *>(cursor));
+  return page_get_n_recs(page) < 2 &&
+         page_get_page_no(page) != dict_index_get_page(cursor->index);
+}
+
+bool btr_blink_page_deleted(const page_t *page, const dict_index_t *index) {
+  return page_blink_get_flags(page, index) & PAGE_BLINK_DELETED;
+}
+
+bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
+                                 page_cur_mode_t mode, btr_cur_t *cursor,
+                                 ut::Location location, mtr_t *mtr) {
+  t_prepared = Prepared{};
+  /* IMPORT's purge restores its cursor with its leaf latched. */
+  if (!btr_blink_deletes_pages(index) || srv_read_only_mode ||
+      btr_blink_in_finished_scope(index)) {
+    return false;
+  }
+  for (bool first = true;; first = false) {
+    /* LO1: no index lock held; the delete holds S to its commit, as a
+    leveled split does. */
+    mtr_s_lock(dict_index_get_lock(index), mtr, UT_LOCATION_HERE);
+    Delete_latches latches(index, mtr);
+    if (prepare(index, tuple, mode, cursor, location, mtr, latches)) {
+      return true;
+    }
+    t_prepared = Prepared{};
+    latches.release_all();
+    const fseg_header_t *leaf_seg = btr_blink_leaf_segment(index);
+    if (!first || leaf_seg == nullptr || btr_blink_reserve_loaded(index)) {
+      return false;
+    }
+    /* PD6: a deletion lists its page in a directory the reserve has read
+    (RV3); after a restart, before any split, it reads it here, with no
+    latch held, from the segment header the level search copied (LO4). */
+    btr_blink_reserve_refill(index, leaf_seg);
+  }
+}
+
+bool btr_blink_delete_prepared(btr_cur_t *cursor, mtr_t *mtr) {
+  const Prepared prepared = t_prepared;
+  t_prepared = Prepared{};
+  if (prepared.index != cursor->index || prepared.mtr != mtr ||
+      prepared.page != btr_cur_get_block(cursor) ||
+      prepared.clock != prepared.page->get_modify_clock(IF_DEBUG(true)) ||
+      !mtr_memo_contains(mtr, dict_index_get_lock(cursor->index),
+                         MTR_MEMO_S_LOCK)) {
+    return false;
+  }
+  if (prepared.parent == nullptr) {
+    /* The leaf keeps records (PD4: no merge). */
+    ut_a(btr_cur_optimistic_delete(cursor, 0, mtr));
+    return true;
+  }
+  delete_leaf(prepared, cursor, mtr);
+  return true;
+}
