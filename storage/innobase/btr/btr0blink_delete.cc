@@ -370,16 +370,21 @@ bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
   }
 }
 
+void btr_blink_delete_forget() { t_prepared = Prepared{}; }
+
 bool btr_blink_delete_prepared(btr_cur_t *cursor, mtr_t *mtr) {
   const Prepared prepared = t_prepared;
   t_prepared = Prepared{};
+  /* Every BTR_MODIFY_TREE search of a B-link index forgets what an earlier
+  one prepared (btr_blink_search_for_delete(), btr_blink_lock_exclusive()),
+  so a match is this mini-transaction's own preparation. */
   if (prepared.index != cursor->index || prepared.mtr != mtr ||
       prepared.page != btr_cur_get_block(cursor) ||
-      prepared.clock != prepared.page->get_modify_clock(IF_DEBUG(true)) ||
-      !mtr_memo_contains(mtr, dict_index_get_lock(cursor->index),
-                         MTR_MEMO_S_LOCK)) {
+      prepared.clock != prepared.page->get_modify_clock(IF_DEBUG(true))) {
     return false;
   }
+  ut_ad(mtr_memo_contains(mtr, dict_index_get_lock(cursor->index),
+                          MTR_MEMO_S_LOCK));
   if (prepared.parent == nullptr) {
     /* The leaf keeps records (PD4: no merge). */
     ut_a(btr_cur_optimistic_delete(cursor, 0, mtr));

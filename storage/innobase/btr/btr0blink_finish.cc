@@ -999,6 +999,8 @@ void btr_blink_lock_exclusive(dict_index_t *index, const dtuple_t *tuple,
   Blink_finished_scope, where X2 does nothing). */
   ut_ad(!rw_lock_own(dict_index_get_lock(index), RW_LOCK_S));
   ut_ad(t_splits.finished == index || !latches_a_page(mtr));
+  /* A pessimistic delete under X is not the one PD2 prepared. */
+  btr_blink_delete_forget();
   mtr_x_lock(dict_index_get_lock(index), mtr, UT_LOCATION_HERE);
   /* X2's finishing is part of what the exclusive path holds X for. */
   latch_hold_index(index, mtr);

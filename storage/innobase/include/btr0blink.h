@@ -163,6 +163,11 @@ leaf with it.
 @return whether the delete was done */
 bool btr_blink_delete_prepared(btr_cur_t *cursor, mtr_t *mtr);
 
+/** PD2: forget a deletion btr_blink_search_for_delete() prepared and no
+pessimistic delete took: a BTR_MODIFY_TREE search on the exclusive path
+begins. */
+void btr_blink_delete_forget();
+
 /** @return whether a page of a B-link index left its level (PD2) */
 bool btr_blink_page_deleted(const page_t *page, const dict_index_t *index);
 
