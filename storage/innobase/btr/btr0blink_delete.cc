@@ -62,12 +62,11 @@ struct Prepared {
   uint64_t clock{0};
   /** set when the delete empties the leaf and the leaf may leave its
   level: its parent, on the leaf's node pointer; its left neighbour (or
-  nullptr), its right sibling and the reserve's directory */
+  nullptr) and its right sibling */
   buf_block_t *parent{nullptr};
   ulint node_ptr{0};
   buf_block_t *left{nullptr};
   buf_block_t *right{nullptr};
-  buf_block_t *directory{nullptr};
 };
 thread_local Prepared t_prepared;
 
@@ -251,17 +250,14 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
       btr_page_get_prev(buf_block_get_frame(right), mtr) != leaf_no) {
     return false;
   }
-  /* PD6: the directory last. */
-  buf_block_t *directory = btr_blink_reserve_latch_for_delete(index, mtr);
-  if (directory == nullptr) {
+  /* PD6: room to list the page; the directory is latched by the delete. */
+  if (!btr_blink_reserve_room_for_delete(index)) {
     return false;
   }
-  latches.hold(directory, RW_X_LATCH);
   t_prepared.parent = parent_block;
   t_prepared.node_ptr = page_offset(node_ptr);
   t_prepared.left = left;
   t_prepared.right = right;
-  t_prepared.directory = directory;
   return true;
 }
 
@@ -275,13 +271,11 @@ void delete_leaf(const Prepared &prepared, btr_cur_t *cursor, mtr_t *mtr) {
   ut_ad(page_get_n_recs(page) == 1);
   ut_ad(btr_page_get_next(page, mtr) == right_no);
 
-  /* Its record locks go where btr_discard_page() sends them. */
+  /* Its record locks go with its range, to the right sibling's first
+  record, as btr_discard_page() sends those of a page without a left
+  sibling: an insert into the range checks that record's locks. */
   if (!dict_table_is_locking_disabled(index->table)) {
-    if (prepared.left != nullptr) {
-      lock_update_discard(prepared.left, PAGE_HEAP_NO_SUPREMUM, block);
-    } else {
-      lock_update_discard(right, lock_get_min_heap_no(right), block);
-    }
+    lock_update_discard(right, lock_get_min_heap_no(right), block);
   }
   btr_search_drop_page_hash_index(block);
   Rec_offsets offsets;
@@ -314,8 +308,7 @@ void delete_leaf(const Prepared &prepared, btr_cur_t *cursor, mtr_t *mtr) {
 
   /* PD5: every latch of the deletion is still held. */
   const uint64_t stamp = btr_blink_epochs().retire();
-  btr_blink_reserve_list_deleted(index, prepared.directory,
-                                 block->page.id.page_no(), stamp, mtr);
+  btr_blink_reserve_list_deleted(index, block->page.id.page_no(), stamp, mtr);
   btr_blink_stats.pages_deleted.fetch_add(1, std::memory_order_relaxed);
   DBUG_EXECUTE_IF("blink_crash_in_delete", blink_finish::crash_now(););
 }

@@ -1019,52 +1019,54 @@ bool btr_blink_reserve_loaded(const dict_index_t *index) {
   return reserve != reserves.end() && reserve->second.loaded;
 }
 
-buf_block_t *btr_blink_reserve_latch_for_delete(const dict_index_t *index,
-                                                mtr_t *mtr) {
-  const space_id_t space = index->space;
+/** PD6: directory entries kept free for the deletions that found room and
+have not listed their page yet, each between its search and its delete. */
+constexpr ulint DELETE_MARGIN = 64;
+
+bool btr_blink_reserve_room_for_delete(const dict_index_t *index) {
+  const ulint capacity =
+      directory_capacity(dict_table_page_size(index->table));
+  const ulint share = directory_share(index, capacity);
+  std::lock_guard<std::mutex> guard(reserve_mutex);
+  auto reserve = reserves.find(index->space);
+  /* The directory on disk is known only once the first refill read it
+  (RV3); before that a write would drop what it lists. */
+  if (reserve == reserves.end() || !reserve->second.loaded ||
+      reserve->second.disabled || reserve->second.directory == FIL_NULL) {
+    return false;
+  }
+  Space_reserve &r = reserve->second;
+  auto segment = r.segment_of.find(index->id);
+  if (segment == r.segment_of.end()) {
+    return false;
+  }
+  const Pool &pool = r.pools[segment->second];
+  const ulint listed =
+      pool.pages.size() + pool.deleted.size() +
+      std::count_if(r.in_flight.begin(), r.in_flight.end(),
+                    [&](const auto &f) { return f.second == segment->second; });
+  return r.entries().size() + DELETE_MARGIN < capacity &&
+         listed < std::max<ulint>(share, pool.target);
+}
+
+void btr_blink_reserve_list_deleted(const dict_index_t *index,
+                                    page_no_t page_no, uint64_t stamp,
+                                    mtr_t *mtr) {
   const page_size_t page_size = dict_table_page_size(index->table);
   page_no_t directory;
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
-    auto reserve = reserves.find(space);
-    /* The directory on disk is known only once the first refill read it
-    (RV3); before that a write would drop what it lists. */
-    if (reserve == reserves.end() || !reserve->second.loaded ||
-        reserve->second.disabled || reserve->second.directory == FIL_NULL ||
-        reserve->second.segment_of.count(index->id) == 0) {
-      return nullptr;
-    }
-    directory = reserve->second.directory;
+    directory = reserves[index->space].directory;
   }
-  /* PD2: the directory after every page of the index. */
-  buf_block_t *block = buf_page_get(page_id_t(space, directory), page_size,
-                                    RW_X_LATCH, UT_LOCATION_HERE, mtr);
-  const ulint capacity = directory_capacity(page_size);
-  const ulint share = directory_share(index, capacity);
-  bool room = has_magic(buf_block_get_frame(block), DIRECTORY_MAGIC);
-  if (room) {
-    std::lock_guard<std::mutex> guard(reserve_mutex);
-    Space_reserve &reserve = reserves[space];
-    const uint64_t segment = reserve.segment_of[index->id];
-    const Pool &pool = reserve.pools[segment];
-    const ulint listed =
-        pool.pages.size() + pool.deleted.size() +
-        std::count_if(reserve.in_flight.begin(), reserve.in_flight.end(),
-                      [&](const auto &f) { return f.second == segment; });
-    room = !reserve.disabled && reserve.directory == directory &&
-           reserve.entries().size() < capacity &&
-           listed < std::max<ulint>(share, pool.target);
-  }
-  if (!room) {
-    mtr->memo_release(block, MTR_MEMO_PAGE_X_FIX);
-    return nullptr;
-  }
-  return block;
-}
-
-void btr_blink_reserve_list_deleted(const dict_index_t *index,
-                                    buf_block_t *directory, page_no_t page_no,
-                                    uint64_t stamp, mtr_t *mtr) {
+  /* PD2: the last latch of the deletion, taken in the delete itself, not
+  in its search: purge and rollback look up the clustered index between
+  the two, and a refill or another deletion of the tablespace waits for
+  the directory with pages of that index latched. */
+  buf_block_t *block =
+      directory == FIL_NULL
+          ? nullptr
+          : buf_page_get(page_id_t(index->space, directory), page_size,
+                         RW_X_LATCH, UT_LOCATION_HERE, mtr);
   std::vector<Entry> entries;
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
@@ -1073,7 +1075,17 @@ void btr_blink_reserve_list_deleted(const dict_index_t *index,
                                                                       stamp);
     entries = reserve.entries();
   }
-  write_directory(directory, entries, mtr);
+  if (block != nullptr && has_magic(buf_block_get_frame(block), DIRECTORY_MAGIC) &&
+      entries.size() <= directory_capacity(page_size)) {
+    write_directory(block, entries, mtr);
+    return;
+  }
+  /* More deletions raced than DELETE_MARGIN allows for, or the reserve was
+  turned off (RV4) since the search: the page is reused from memory, and a
+  crash before a later directory write would leave it unlisted (A1). */
+  ib::warn() << "B-link: the reserve directory of tablespace " << index->space
+             << " could not list deleted page " << page_no << " of index "
+             << index->name() << " of table " << index->table->name;
 }
 
 bool btr_blink_reserve_owns_page(const byte *page) {

@@ -109,22 +109,18 @@ void btr_blink_reserve_refill(const dict_index_t *index,
 directory since the startup (RV3) */
 bool btr_blink_reserve_loaded(const dict_index_t *index);
 
-/** PD6: whether the reserve of index can list a leaf deleted from its
-levels; if so, its directory, X-latched in mtr, the last latch of the
-deletion (PD2).
-@return the directory, or nullptr: no room, or the reserve is not loaded */
-buf_block_t *btr_blink_reserve_latch_for_delete(const dict_index_t *index,
-                                                mtr_t *mtr);
+/** PD6: whether the reserve of index can list one more leaf deleted from
+its levels: its directory is known (RV3) and has room. */
+bool btr_blink_reserve_room_for_delete(const dict_index_t *index);
 
 /** PD6: list a leaf deleted from the levels of index in its reserve, in
-the deletion's mini-transaction; a split takes it once the horizon has
-passed its stamp (PD5).
-@param[in] directory  from btr_blink_reserve_latch_for_delete()
-@param[in] page_no    the deleted leaf
-@param[in] stamp      its stamp */
+the deletion's mini-transaction, its directory X-latched as the deletion's
+last latch; a split takes it once the horizon has passed its stamp (PD5).
+@param[in] page_no  the deleted leaf
+@param[in] stamp    its stamp */
 void btr_blink_reserve_list_deleted(const dict_index_t *index,
-                                    buf_block_t *directory, page_no_t page_no,
-                                    uint64_t stamp, mtr_t *mtr);
+                                    page_no_t page_no, uint64_t stamp,
+                                    mtr_t *mtr);
 
 /** RV4: forget what is known of a tablespace's reserve: it was dropped
 (fil_delete_tablespace()), or IMPORT replaced the file and the next refill
