@@ -595,17 +595,15 @@ at a time.
 @return whether the segment has listed pages left to check */
 bool check_listed(const Tree &tree, const std::vector<Tree> &trees,
                   space_id_t space, const page_size_t &page_size) {
+  /* The batch stays listed as unchecked while it is read, so that a
+  deletion that writes the directory meanwhile (PD6) lists it too; one
+  refill per tablespace runs at a time (RV5), so no other reads it. */
   std::vector<Entry> batch;
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
-    auto &unchecked = reserves[space].unchecked;
-    for (auto it = unchecked.begin();
-         it != unchecked.end() && batch.size() < REFILL_BATCH;) {
-      if (it->segment == tree.segment) {
-        batch.push_back(*it);
-        it = unchecked.erase(it);
-      } else {
-        ++it;
+    for (const Entry &e : reserves[space].unchecked) {
+      if (e.segment == tree.segment && batch.size() < REFILL_BATCH) {
+        batch.push_back(e);
       }
     }
   }
@@ -622,13 +620,32 @@ bool check_listed(const Tree &tree, const std::vector<Tree> &trees,
       refuse(space, e);
     }
   }
-  btr_blink_reserve_stats.pages_reclaimed.fetch_add(
-      reclaimed.size(), std::memory_order_relaxed);
   std::lock_guard<std::mutex> guard(reserve_mutex);
   Space_reserve &reserve = reserves[space];
+  auto &unchecked = reserve.unchecked;
+  for (const Entry &e : batch) {
+    auto it = std::find_if(unchecked.begin(), unchecked.end(),
+                           [&](const Entry &u) {
+                             return u.page_no == e.page_no &&
+                                    u.segment == e.segment;
+                           });
+    if (it == unchecked.end()) {
+      /* A deletion listed the page anew while it was read (PD6): it waits
+      for the horizon there, not in the pool. */
+      reclaimed.erase(std::remove_if(reclaimed.begin(), reclaimed.end(),
+                                     [&](const Entry &r) {
+                                       return r.page_no == e.page_no;
+                                     }),
+                      reclaimed.end());
+      continue;
+    }
+    unchecked.erase(it);
+  }
   for (const Entry &e : reclaimed) {
     reserve.pools[e.segment].pages.push_back(e.page_no);
   }
+  btr_blink_reserve_stats.pages_reclaimed.fetch_add(
+      reclaimed.size(), std::memory_order_relaxed);
   return reserve.has_unchecked(tree.segment);
 }
 
@@ -1071,6 +1088,12 @@ void btr_blink_reserve_list_deleted(const dict_index_t *index,
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
     Space_reserve &reserve = reserves[index->space];
+    /* A listing from before the restart names a page that was in a level
+    since (RV3 would drop it): one entry per page. */
+    reserve.unchecked.erase(
+        std::remove_if(reserve.unchecked.begin(), reserve.unchecked.end(),
+                       [&](const Entry &e) { return e.page_no == page_no; }),
+        reserve.unchecked.end());
     reserve.pools[reserve.segment_of[index->id]].deleted.emplace_back(page_no,
                                                                       stamp);
     entries = reserve.entries();
