@@ -340,14 +340,19 @@ class Page_checks {
     }
     check_room_for_high_key(page, level);
     check_high_key_iff_sibling(page, level);
+    /* PD2: a deleted page leaves its level in the mini-transaction that
+    flags it; none is reachable along the links. */
+    if (btr_blink_page_deleted(page, m_index)) {
+      fail(page_no, level, "is in its level but flagged deleted (PD2)");
+    }
 
     Records recs;
     recs.first = page_rec_get_next_const(page_get_infimum_rec(page));
     if (page_rec_is_supremum(recs.first)) {
-      /* Only a root leaf may be empty: other pages are discarded when
-      their last record goes, under the index lock in X, which neither walk
-      lets run (see the file comment), so a leaf cannot become empty during
-      the walk either. */
+      /* Only a root leaf may be empty: other pages leave their level with
+      their last record, deleted (PD2, in one mini-transaction, which the
+      walk's page latches see whole) or discarded under the index lock in X,
+      which neither walk lets run (see the file comment). */
       if (level > 0 || page_no != m_root_no) {
         fail(page_no, level, "has no records");
       }
