@@ -39,6 +39,9 @@ descent can reach it (PD5), then a split reuses it. */
 #include "page0page.h"
 #include "rem0rec.h"
 #include "srv0srv.h"
+#include "sync0rw.h"
+
+#include <thread>
 
 using blink_finish::child_of;
 using blink_finish::is_flagged;
@@ -154,6 +157,16 @@ buf_block_t *latch_left(Delete_latches &latches, page_no_t left_no,
   }
   *failed = true;
   return nullptr;
+}
+
+/** Whether this thread holds the lock in SX or X, by the test that
+rw_lock_x_lock_func() makes for recursion.  A rollback of a secondary
+index entry takes index->lock in SX before its search, and the reserve's
+refill takes the index lock once per thread (LO1). */
+bool holds_sx_or_x(const rw_lock_t *lock) {
+  return lock->recursive.load(std::memory_order_acquire) &&
+         lock->writer_thread.load(std::memory_order_relaxed) ==
+             std::this_thread::get_id();
 }
 
 /** Position the cursor on the leaf as the stock search does. */
@@ -353,7 +366,8 @@ bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
     t_prepared = Prepared{};
     latches.release_all();
     const fseg_header_t *leaf_seg = btr_blink_leaf_segment(index);
-    if (!first || leaf_seg == nullptr || btr_blink_reserve_loaded(index)) {
+    if (!first || leaf_seg == nullptr || btr_blink_reserve_loaded(index) ||
+        holds_sx_or_x(dict_index_get_lock(index))) {
       return false;
     }
     /* PD6: a deletion lists its page in a directory the reserve has read

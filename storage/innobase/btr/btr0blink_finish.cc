@@ -40,6 +40,7 @@ btr0blink_unfinished.cc. */
 #include "btr0sea.h"
 #include "buf0buf.h"
 #include "buf0flu.h"
+#include "buf0lru.h"
 #include "dict0dict.h"
 #include "fsp0fsp.h"
 #include "lock0lock.h"
@@ -98,6 +99,8 @@ namespace {
 struct Leveled_splits {
   /** The index whose splits are leveled now, or nullptr. */
   const dict_index_t *leveled{nullptr};
+  /** The index of the pessimistic update btr_blink_update() runs. */
+  const dict_index_t *updating{nullptr};
   /** SP2: holds index->lock in S from the leaf split of a row insert to
   the end of its cascade. */
   mtr_t holder;
@@ -614,6 +617,73 @@ void warn_unfinished(const dict_index_t *index, page_no_t page_no) {
              << " message is printed at most once a minute)";
 }
 
+/** LO3: latch the right sibling of a leveled split's page before the
+tablespace: a page latch after the tablespace latch could wait for a
+thread that holds the page and waits for the tablespace. */
+void latch_right(btr_cur_t *cursor, mtr_t *mtr) {
+  dict_index_t *index = cursor->index;
+  ut_ad(!mtr_memo_contains(mtr, fil_space_get_latch(index->space),
+                           MTR_MEMO_X_LOCK));
+  const page_no_t right = btr_page_get_next(btr_cur_get_page(cursor), mtr);
+  if (right != FIL_NULL) {
+    latch_page(index, right, RW_X_LATCH, mtr);
+  }
+}
+
+/** SP2: take index->lock in S for a leaf split and hold it in
+t_splits.holder until its cascade ends (btr_blink_insert_done()).  LO1: the
+caller holds the leaf latch, so it must not wait for index->lock: a waiting
+X request (a merge, G0) sends it to the exclusive path, where it waits with
+no latch held.
+@return whether S was free */
+bool hold_s_nowait(dict_index_t *index, que_thr_t *thr) {
+  ut_ad(t_splits.held == nullptr);
+  rw_lock_t *lock = dict_index_get_lock(index);
+  /* LO1: taken once per thread. */
+  ut_ad(!rw_lock_own_flagged(
+      lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
+  if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
+    return false;
+  }
+  t_splits.holder.start();
+  t_splits.holder.memo_push(lock, MTR_MEMO_S_LOCK);
+  t_splits.held = index;
+  t_splits.trx = thr != nullptr ? thr_get_trx(thr) : nullptr;
+  return true;
+}
+
+/** LO4 for btr_blink_update(), whose cursor a reader's descent or a
+restored position may have placed: copy the root's segment headers under an
+S latch taken without waiting (the caller holds the leaf).
+@return false if the root is not in the buffer pool, is being read or is
+latched X */
+bool note_root_nowait(const dict_index_t *index) {
+  mtr_t mtr;
+  mtr.start();
+  const buf_block_t *root = buf_page_try_get(
+      page_id_t(index->space, dict_index_get_page(index)), UT_LOCATION_HERE,
+      &mtr);
+  if (root != nullptr) {
+    btr_blink_note_root(index, buf_block_get_frame(root));
+  }
+  mtr.commit();
+  return root != nullptr;
+}
+
+/** Whether a DBUG keyword asks for the split of the exclusive path, one
+mini-transaction under X: the validator's tests build incomplete and broken
+splits with it, and keep them (blink_flags, blink_validator). */
+bool debug_split() {
+  bool debug = false;
+  DBUG_EXECUTE_IF("blink_split_incomplete", debug = true;);
+  DBUG_EXECUTE_IF("blink_corrupt_no_downlink", debug = true;);
+  DBUG_EXECUTE_IF("blink_corrupt_incomplete_flag", debug = true;);
+  DBUG_EXECUTE_IF("blink_corrupt_high_key", debug = true;);
+  DBUG_EXECUTE_IF("blink_corrupt_sibling_link", debug = true;);
+  DBUG_EXECUTE_IF("blink_leak_page", debug = true;);
+  return debug;
+}
+
 void release_holder() {
   if (t_splits.held != nullptr) {
     t_splits.holder.commit();
@@ -657,16 +727,7 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   const bool root = page_no == dict_index_get_page(index);
   const bool flagged = !root && is_flagged(buf_block_get_frame(block), index);
 
-  /* The validator's tests build incomplete and broken splits with the
-  split of the exclusive path, one mini-transaction under X, and keep them
-  (blink_flags, blink_validator). */
-  bool debug_split = false;
-  DBUG_EXECUTE_IF("blink_split_incomplete", debug_split = true;);
-  DBUG_EXECUTE_IF("blink_corrupt_no_downlink", debug_split = true;);
-  DBUG_EXECUTE_IF("blink_corrupt_incomplete_flag", debug_split = true;);
-  DBUG_EXECUTE_IF("blink_corrupt_high_key", debug_split = true;);
-  DBUG_EXECUTE_IF("blink_corrupt_sibling_link", debug_split = true;);
-  DBUG_EXECUTE_IF("blink_leak_page", debug_split = true;);
+  const bool split_for_debug = debug_split();
 
   /* FS1: what the insert met is finished after the commit.  A cursor the
   adaptive hash index placed had no descent: what an older one passed
@@ -675,7 +736,8 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
       t_splits.descended == index && cursor->flag != BTR_CUR_HASH;
   const page_no_t passed = descended ? t_splits.descended_passed : FIL_NULL;
   t_splits.descended = nullptr;
-  if (!debug_split && (passed != FIL_NULL || (flagged && err == DB_SUCCESS))) {
+  if (!split_for_debug &&
+      (passed != FIL_NULL || (flagged && err == DB_SUCCESS))) {
     t_splits.met_index = index;
     t_splits.met_passed = passed;
     t_splits.met_leaf = flagged && err == DB_SUCCESS ? page_no : FIL_NULL;
@@ -689,7 +751,7 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   there first, X2), online DDL (its log apply runs under the index lock)
   and rows with externally stored columns (their pages are allocated under
   the leaf latch). */
-  if (root || flagged || debug_split || dict_index_is_online_ddl(index) ||
+  if (root || flagged || split_for_debug || dict_index_is_online_ddl(index) ||
       /* LO4: the split allocates from the copy of the root's segment
       headers that this insert's descent took; a cursor the adaptive hash
       index placed had no descent. */
@@ -701,23 +763,11 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
     return DB_FAIL;
   }
 
-  /* LO1: this thread holds the leaf latch, so it must not wait for
-  index->lock: a waiting X request (a merge, G0) sends the insert to the
-  exclusive path, where it waits with no latch held. */
-  ut_ad(t_splits.held == nullptr);
-  rw_lock_t *lock = dict_index_get_lock(index);
-  /* LO1: taken once per thread. */
-  ut_ad(!rw_lock_own_flagged(
-      lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
   DEBUG_SYNC_C("blink_insert_split");
-  if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
+  if (!hold_s_nowait(index, thr)) {
     t_splits.retry = index;
     return DB_FAIL;
   }
-  t_splits.holder.start();
-  t_splits.holder.memo_push(lock, MTR_MEMO_S_LOCK);
-  t_splits.held = index;
-  t_splits.trx = thr != nullptr ? thr_get_trx(thr) : nullptr;
 
   {
     const Leveled_scope leveled(index);
@@ -731,6 +781,70 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
     btr_blink_stats.leveled_splits.fetch_add(1, std::memory_order_relaxed);
   }
   return err;
+}
+
+bool srv_btree_blink_leveled_update = true;
+
+bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
+                      ulint **offsets, mem_heap_t **offsets_heap,
+                      mem_heap_t **heap, big_rec_t **big_rec, upd_t *update,
+                      ulint cmpl_info, que_thr_t *thr, trx_id_t trx_id,
+                      undo_no_t undo_no, mtr_t *mtr) {
+  dict_index_t *index = cursor->index;
+  if (!index->blink || *err != DB_OVERFLOW || !srv_btree_blink_leveled_update) {
+    return false;
+  }
+  const page_t *page = btr_cur_get_page(cursor);
+  /* The exclusive path (X1), as for a row insert: a root that is a leaf, a
+  flagged leaf (IS3, X2), online DDL; and a record with externally stored
+  columns, whose pages are written and freed under X. */
+  if (page_get_page_no(page) == dict_index_get_page(index) ||
+      is_flagged(page, index) || dict_index_is_online_ddl(index) ||
+      rec_offs_any_extern(*offsets) || debug_split() ||
+      /* The caller's stock path refuses then (DB_LOCK_TABLE_FULL). */
+      buf_LRU_buf_pool_running_out() || !note_root_nowait(index) ||
+      !hold_s_nowait(index, thr)) {
+    return false;
+  }
+  if (*heap == nullptr) {
+    *heap = mem_heap_create(1024, UT_LOCATION_HERE);
+  }
+  ut_ad(t_splits.flagged.empty());
+  {
+    const Leveled_scope leveled(index);
+    t_splits.updating = index;
+    *err = btr_cur_pessimistic_update(flags, cursor, offsets, offsets_heap,
+                                      *heap, big_rec, update, cmpl_info, thr,
+                                      trx_id, undo_no, mtr);
+    t_splits.updating = nullptr;
+  }
+  ut_a(*big_rec == nullptr);
+  if (*err == DB_FAIL) {
+    /* Refused before any change: the new row needs external storage. */
+    release_holder();
+    *err = DB_OVERFLOW;
+    return false;
+  }
+  if (!t_splits.flagged.empty()) {
+    btr_blink_stats.leveled_splits.fetch_add(1, std::memory_order_relaxed);
+  }
+  return true;
+}
+
+bool btr_blink_leveled_update(const dict_index_t *index) {
+  return t_splits.updating == index;
+}
+
+bool btr_blink_update_reserve(btr_cur_t *cursor, ulint flags,
+                              ulint n_extents, ulint *n_reserved, mtr_t *mtr) {
+  dict_index_t *index = cursor->index;
+  ut_ad(btr_blink_leveled_update(index));
+  latch_right(cursor, mtr);
+  /* A rollback may use the extents kept for cleaning, as in stock. */
+  return btr_blink_reserve_take_for_update(cursor) ||
+         fsp_reserve_free_extents(
+             n_reserved, index->space, n_extents,
+             flags & BTR_NO_UNDO_LOG_FLAG ? FSP_CLEANING : FSP_NORMAL, mtr);
 }
 
 bool btr_blink_insert_retry(const dict_index_t *index) {
@@ -814,18 +928,12 @@ void btr_blink_finish_splits(dict_index_t *index,
 
 void btr_blink_latch_right(btr_cur_t *cursor, mtr_t *mtr) {
   dict_index_t *index = cursor->index;
-  if (!index->blink || !btr_blink_split_leveled(index)) {
+  /* btr_blink_update_reserve() latched it before the reservation. */
+  if (!index->blink || !btr_blink_split_leveled(index) ||
+      btr_blink_leveled_update(index)) {
     return;
   }
-  /* LO3: a page latch after the tablespace latch could wait for a thread
-  that holds the page and waits for the tablespace. */
-  ut_ad(!mtr_memo_contains(mtr, fil_space_get_latch(index->space),
-                           MTR_MEMO_X_LOCK));
-  const page_t *page = btr_cur_get_page(cursor);
-  const page_no_t right = btr_page_get_next(page, mtr);
-  if (right != FIL_NULL) {
-    latch_page(index, right, RW_X_LATCH, mtr);
-  }
+  latch_right(cursor, mtr);
 }
 
 void btr_blink_note_root(const dict_index_t *index, const page_t *root) {

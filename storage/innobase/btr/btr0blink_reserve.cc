@@ -74,6 +74,19 @@ ulint directory_capacity(const page_size_t &page_size) {
          ENTRY_SIZE;
 }
 
+/** PD6: directory entries kept free for the deletions that found room and
+have not listed their page yet, each between its search and its delete: 64,
+or a quarter of a small directory. */
+ulint delete_margin(ulint capacity) {
+  return std::min<ulint>(64, capacity / 4);
+}
+
+/** PD6: the entries a refill may fill: the capacity less the margin of
+deletions while they may run. */
+ulint refill_room(ulint capacity) {
+  return capacity - (srv_btree_blink_page_delete ? delete_margin(capacity) : 0);
+}
+
 struct Entry {
   uint64_t segment;
   page_no_t page_no;
@@ -197,6 +210,9 @@ struct Taken {
   /** whether the split reserved extents (it took no page and its insert
   reserves them, btr_cur_pessimistic_insert()) */
   bool extents_reserved{false};
+  /** the split's pages were asked for at a pessimistic update's
+  reservation (btr_blink_reserve_take_for_update()) */
+  bool for_update{false};
   space_id_t space{SPACE_UNKNOWN};
   uint64_t segment{0};
   std::vector<page_no_t> unused;
@@ -828,7 +844,8 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
     disable(space, named, directory);
     return 0;
   }
-  if (n_entries >= capacity && have < target) {
+  const ulint room = refill_room(capacity);
+  if (n_entries >= room && have < target) {
     note_directory_full(index, capacity);
   }
   /* RV5: a pool too short for a split fills up in one batch: its splits
@@ -837,13 +854,24 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
   REFILL_BATCH pages would fall further behind. */
   const ulint batch =
       have < PAGES_PER_SPLIT && !by_split ? target : REFILL_BATCH;
-  const ulint want = std::min({batch, target - std::min(target, have),
-                               may_list - std::min(may_list, listed),
-                               capacity - std::min(capacity, n_entries)});
+  ulint want = std::min({batch, target - std::min(target, have),
+                         may_list - std::min(may_list, listed),
+                         room - std::min(room, n_entries)});
+  if (!by_split) {
+    /* blink_reserve_delete_race: a deletion lists its page here. */
+    DEBUG_SYNC_C("blink_reserve_batch_sized");
+  }
   buf_block_t *dir_block =
       want == 0 ? nullptr
                 : latch_directory(space, page_size, directory, page0, &mtr);
-  if (dir_block == nullptr) {
+  if (dir_block != nullptr) {
+    /* PD6: deletions that listed their pages before the directory latch
+    took entries counted free above; none lists one until this commit. */
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    n_entries = reserves[space].entries().size();
+    want = std::min(want, room - std::min(room, n_entries));
+  }
+  if (dir_block == nullptr || want == 0) {
     mtr.commit();
     std::lock_guard<std::mutex> guard(reserve_mutex);
     reserves[space].pools[segment].target = target;
@@ -1036,10 +1064,6 @@ bool btr_blink_reserve_loaded(const dict_index_t *index) {
   return reserve != reserves.end() && reserve->second.loaded;
 }
 
-/** PD6: directory entries kept free for the deletions that found room and
-have not listed their page yet, each between its search and its delete. */
-constexpr ulint DELETE_MARGIN = 64;
-
 bool btr_blink_reserve_room_for_delete(const dict_index_t *index) {
   const ulint capacity =
       directory_capacity(dict_table_page_size(index->table));
@@ -1062,7 +1086,7 @@ bool btr_blink_reserve_room_for_delete(const dict_index_t *index) {
       pool.pages.size() + pool.deleted.size() +
       std::count_if(r.in_flight.begin(), r.in_flight.end(),
                     [&](const auto &f) { return f.second == segment->second; });
-  return r.entries().size() + DELETE_MARGIN < capacity &&
+  return r.entries().size() + delete_margin(capacity) < capacity &&
          listed < std::max<ulint>(share, pool.target);
 }
 
@@ -1103,7 +1127,7 @@ void btr_blink_reserve_list_deleted(const dict_index_t *index,
     write_directory(block, entries, mtr);
     return;
   }
-  /* More deletions raced than DELETE_MARGIN allows for, or the reserve was
+  /* More deletions raced than delete_margin() allows for, or the reserve was
   turned off (RV4) since the search: the page is reused from memory, and a
   crash before a later directory write would leave it unlisted (A1). */
   ib::warn() << "B-link: the reserve directory of tablespace " << index->space
@@ -1119,6 +1143,11 @@ bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags) {
   const dict_index_t *index = cursor->index;
   if (!index->blink || !btr_blink_split_leveled(index) ||
       !page_is_leaf(buf_block_get_frame(cursor->page_cur.block))) {
+    return false;
+  }
+  /* The leaf split of a pessimistic update asked at the update's
+  reservation, before any tablespace latch. */
+  if (t_taken.for_update) {
     return false;
   }
   ut_ad(t_taken.unused.empty() && t_taken.used.empty());
@@ -1145,6 +1174,14 @@ bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags) {
     btr_blink_reserve_stats.empty.fetch_add(1, std::memory_order_relaxed);
   }
   t_taken.extents_reserved = !taken && insert_reserves;
+  return taken;
+}
+
+bool btr_blink_reserve_take_for_update(const btr_cur_t *cursor) {
+  ut_ad(btr_blink_leveled_update(cursor->index));
+  /* As a row insert's leaf split asks (flags 0: it reserves extents). */
+  const bool taken = btr_blink_reserve_take(cursor, 0);
+  t_taken.for_update = true;
   return taken;
 }
 
@@ -1188,6 +1225,7 @@ const dict_index_t *btr_blink_reserve_after_commit() {
   const dict_index_t *index = t_taken.index;
   t_taken.index = nullptr;
   t_taken.extents_reserved = false;
+  t_taken.for_update = false;
   if (t_taken.unused.empty() && t_taken.used.empty()) {
     return index;
   }

@@ -69,6 +69,16 @@ static MYSQL_SYSVAR_BOOL(
     "under the index lock in X, which stops every reader of the index.",
     nullptr, nullptr, true);
 
+static MYSQL_SYSVAR_BOOL(
+    btree_blink_leveled_update, srv_btree_blink_leveled_update,
+    PLUGIN_VAR_OPCMDARG,
+    "On B-link indexes, an update that grows a row beyond its leaf, or the "
+    "rollback of one that shortened it, splits the leaf under the index lock "
+    "in S, as a row insert does (innofork, btr/README.blink.md, Updates). "
+    "OFF: under the index lock in X, which stops every reader of the index. "
+    "Rows with externally stored columns take X either way.",
+    nullptr, nullptr, true);
+
 /** innodb_trx_throttling: the gate follows the variable. */
 static void trx_throttling_update(THD *, SYS_VAR *, void *var_ptr,
                                   const void *save) {
@@ -268,6 +278,7 @@ static MYSQL_SYSVAR_ULONG(
   MYSQL_SYSVAR(hybrid_read_view), MYSQL_SYSVAR(view_close_latch_free),  \
       MYSQL_SYSVAR(btree_blink), MYSQL_SYSVAR(btree_blink_reserve_pages), \
       MYSQL_SYSVAR(btree_blink_page_delete),                            \
+      MYSQL_SYSVAR(btree_blink_leveled_update),                         \
       MYSQL_SYSVAR(trx_throttling),                                     \
       MYSQL_SYSVAR(trx_throttling_timeout), INNOFORK_DEBUG_SYSTEM_VARIABLES
 

@@ -41,6 +41,7 @@ for more details.
 #include "mtr0types.h"
 #include "page0types.h"
 #include "rem0types.h"
+#include "trx0types.h"
 
 struct big_rec_t;
 struct dtuple_t;
@@ -49,6 +50,7 @@ struct que_thr_t;
 struct dict_table_t;
 struct buf_block_t;
 struct trx_t;
+struct upd_t;
 class Alter_inplace_info;
 class THD;
 struct TABLE_SHARE;
@@ -134,6 +136,11 @@ blink_epoch::Thread_slot &btr_blink_epoch_slot();
 leaves they empty under index->lock in S, and no page is merged (PD1-PD4);
 OFF, they merge and discard under X (G0-G5). */
 extern bool srv_btree_blink_page_delete;
+
+/** innodb_btree_blink_leveled_update: whether an update that grows a row
+of a B-link clustered index beyond its leaf splits the leaf under
+index->lock in S (SP1, btr_blink_update()); OFF, under X (X1). */
+extern bool srv_btree_blink_leveled_update;
 
 /** @return whether index is B-link and innodb_btree_blink_page_delete is ON:
 the deletes of this moment follow PD1-PD4.  Whatever it says, descents move
@@ -499,6 +506,39 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
                          btr_cur_t *cursor, ulint **offsets,
                          mem_heap_t **heap, dtuple_t *entry, rec_t **rec,
                          big_rec_t **big_rec, que_thr_t *thr, mtr_t *mtr);
+
+/** SP1 for an update (README.blink.md, "Updates, rollbacks and externally
+stored columns"): the optimistic update of a record of a B-link clustered
+index returned DB_OVERFLOW, and its mini-transaction still holds the leaf:
+run btr_cur_pessimistic_update() there under index->lock in S (taken
+without waiting, as a row insert's leaf split takes it), the leaf split
+leveled.  The caller commits, then calls btr_blink_insert_done().
+The other parameters are btr_cur_pessimistic_update()'s.
+@param[in,out] err   DB_OVERFLOW; what btr_cur_pessimistic_update()
+                     returned if this returns true
+@param[in,out] heap  the entry heap, created if nullptr
+@return false if the caller takes its BTR_MODIFY_TREE retry (X1): a root
+that is a leaf, a flagged leaf, online DDL, externally stored columns, the
+root not in the buffer pool or latched, or S not free */
+bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
+                      ulint **offsets, mem_heap_t **offsets_heap,
+                      mem_heap_t **heap, big_rec_t **big_rec, upd_t *update,
+                      ulint cmpl_info, que_thr_t *thr, trx_id_t trx_id,
+                      undo_no_t undo_no, mtr_t *mtr);
+
+/** Whether this thread runs btr_cur_pessimistic_update() on index under
+btr_blink_update(): the update stores no column externally, takes no
+tablespace latch before the leaf split's right sibling (LO3), and reserves
+with btr_blink_update_reserve(). */
+bool btr_blink_leveled_update(const dict_index_t *index);
+
+/** LO3, RV2 for btr_blink_update(): at the reservation of
+btr_cur_pessimistic_update(), latch the right sibling, then take pages of
+the reserve as a row insert's leaf split does, or reserve extents as the
+stock update does (flags: its own).
+@return false if the tablespace has no room */
+bool btr_blink_update_reserve(btr_cur_t *cursor, ulint flags,
+                              ulint n_extents, ulint *n_reserved, mtr_t *mtr);
 
 /** SP2..SP4, FS1: called by the row insert after it committed its
 mini-transaction: publish the splits btr_blink_insert() made, level by

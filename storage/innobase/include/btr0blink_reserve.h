@@ -82,6 +82,12 @@ reserve.
 @return whether a page was taken: the split reserves no extents */
 bool btr_blink_reserve_take(const btr_cur_t *cursor, ulint flags);
 
+/** RV2 for the leaf split of btr_blink_update(): take the pages at the
+pessimistic update's reservation, before its tablespace latch; the split's
+own btr_blink_reserve_take() then takes nothing.
+@return whether pages were taken: the update reserves no extents */
+bool btr_blink_reserve_take_for_update(const btr_cur_t *cursor);
+
 /** @return whether this thread's leveled leaf split reserved extents
 (it took no page from the reserve and its insert reserves them) */
 bool btr_blink_reserve_extents_reserved();
