@@ -911,6 +911,9 @@ ulint refill_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
     }
     entries = reserve.entries();
   }
+  /* PD6: deletions list a page only under the directory latch held here,
+  so the margin left to them is still free. */
+  ut_ad(entries.size() <= room);
   write_directory(dir_block, entries, &mtr);
   DBUG_EXECUTE_IF("blink_crash_in_refill", blink_finish::crash_now(););
   mtr.commit();
