@@ -101,8 +101,12 @@ struct Leveled_splits {
   const dict_index_t *leveled{nullptr};
   /** The index of the pessimistic update btr_blink_update() runs. */
   const dict_index_t *updating{nullptr};
+  /** The index whose externally stored columns a Blink_external_write
+  writes (EX1). */
+  const dict_index_t *external{nullptr};
   /** SP2: holds index->lock in S from the leaf split of a row insert to
-  the end of its cascade. */
+  the end of its cascade; EX1: through a write of external columns but
+  its waits for redo space. */
   mtr_t holder;
   dict_index_t *held{nullptr};
   /** A flagged page to publish, and whether this thread split it (the
@@ -634,15 +638,17 @@ void latch_right(btr_cur_t *cursor, mtr_t *mtr) {
 t_splits.holder until its cascade ends (btr_blink_insert_done()).  LO1: the
 caller holds the leaf latch, so it must not wait for index->lock: a waiting
 X request (a merge, G0) sends it to the exclusive path, where it waits with
-no latch held.
+no latch held.  EX1 waits, with no latch held.
 @return whether S was free */
-bool hold_s_nowait(dict_index_t *index, que_thr_t *thr) {
+bool hold_s(dict_index_t *index, que_thr_t *thr, bool wait) {
   ut_ad(t_splits.held == nullptr);
   rw_lock_t *lock = dict_index_get_lock(index);
   /* LO1: taken once per thread. */
   ut_ad(!rw_lock_own_flagged(
       lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
-  if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
+  if (wait) {
+    rw_lock_s_lock(lock, UT_LOCATION_HERE);
+  } else if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
     return false;
   }
   t_splits.holder.start();
@@ -749,22 +755,23 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   /* The exclusive path (X1) for a root that is a leaf (its raise changes
   the only page of the tree), a flagged leaf (IS3: its split is finished
   there first, X2), online DDL (its log apply runs under the index lock)
-  and rows with externally stored columns (their pages are allocated under
-  the leaf latch). */
+  and, with innodb_btree_blink_leveled_external OFF, rows with externally
+  stored columns (EX1 writes them after this split is published). */
   if (root || flagged || split_for_debug || dict_index_is_online_ddl(index) ||
       /* LO4: the split allocates from the copy of the root's segment
       headers that this insert's descent took; a cursor the adaptive hash
       index placed had no descent. */
       !descended ||
-      page_zip_rec_needs_ext(rec_get_converted_size(index, entry),
-                             dict_table_is_comp(index->table),
-                             dtuple_get_n_fields(entry),
-                             dict_table_page_size(index->table))) {
+      (!srv_btree_blink_leveled_external &&
+       page_zip_rec_needs_ext(rec_get_converted_size(index, entry),
+                              dict_table_is_comp(index->table),
+                              dtuple_get_n_fields(entry),
+                              dict_table_page_size(index->table)))) {
     return DB_FAIL;
   }
 
   DEBUG_SYNC_C("blink_insert_split");
-  if (!hold_s_nowait(index, thr)) {
+  if (!hold_s(index, thr, false)) {
     t_splits.retry = index;
     return DB_FAIL;
   }
@@ -774,9 +781,9 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
     err = btr_cur_pessimistic_insert(flags, cursor, offsets, heap, entry, rec,
                                      big_rec, thr, mtr);
   }
-  /* Rows that need external storage took the exclusive path above; its
-  BTR_MODIFY_TREE search would wait for the S this thread holds. */
-  ut_a(*big_rec == nullptr);
+  /* A row that needs external storage: after the commit, the caller's
+  Blink_external_write publishes this split, then writes the columns
+  (EX1). */
   if (err == DB_SUCCESS) {
     btr_blink_stats.leveled_splits.fetch_add(1, std::memory_order_relaxed);
   }
@@ -803,7 +810,7 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
       rec_offs_any_extern(*offsets) || debug_split() ||
       /* The caller's stock path refuses then (DB_LOCK_TABLE_FULL). */
       buf_LRU_buf_pool_running_out() || !note_root_nowait(index) ||
-      !hold_s_nowait(index, thr)) {
+      !hold_s(index, thr, false)) {
     return false;
   }
   if (*heap == nullptr) {
@@ -845,6 +852,97 @@ bool btr_blink_update_reserve(btr_cur_t *cursor, ulint flags,
          fsp_reserve_free_extents(
              n_reserved, index->space, n_extents,
              flags & BTR_NO_UNDO_LOG_FLAG ? FSP_CLEANING : FSP_NORMAL, mtr);
+}
+
+bool srv_btree_blink_leveled_external = true;
+
+Blink_external_write::Blink_external_write(dict_index_t *index) {
+  if (t_splits.held == index) {
+    /* The row's leaf split (SP1) is published first: its S could not be
+    given up while the write waits for redo space (Blink_external_pause).
+    The row's mini-transaction has committed and nothing is latched. */
+    btr_blink_insert_done();
+  }
+  if (!index->blink || !srv_btree_blink_leveled_external ||
+      dict_index_is_online_ddl(index) || index->table->is_intrinsic()) {
+    return;
+  }
+  ut_ad(index->is_clustered());
+  ut_ad(t_splits.external == nullptr);
+  /* The row, and its leaf split if it made one, committed
+  (blink_external.test). */
+  DBUG_EXECUTE_IF("blink_crash_before_external_write", crash_now(););
+  /* LO1: no latch is held (the caller's mini-transaction has latched
+  nothing yet), so S may be waited for. */
+  hold_s(index, nullptr, true);
+  /* LO4: the copy the allocations use.  Taken here, not left to the search
+  for the record, which the adaptive hash index may place; with S held and
+  no page latched the root may be waited for (LO1, LO2). */
+  mtr_t mtr;
+  mtr.start();
+  btr_blink_note_root(
+      index, buf_block_get_frame(btr_root_block_get(index, RW_S_LATCH, &mtr)));
+  mtr.commit();
+  t_splits.external = index;
+  m_index = index;
+  btr_blink_stats.external_writes.fetch_add(1, std::memory_order_relaxed);
+}
+
+Blink_external_write::~Blink_external_write() {
+  if (m_index == nullptr) {
+    return;
+  }
+  t_splits.external = nullptr;
+  /* The caller has committed: no page is latched. */
+  release_holder();
+  /* The columns are written; the row's transaction has not committed
+  (blink_external.test). */
+  DBUG_EXECUTE_IF("blink_crash_after_external_write", crash_now(););
+}
+
+Blink_external_pause::Blink_external_pause(const dict_index_t *index) {
+  if (t_splits.external != index) {
+    return;
+  }
+  /* No page is latched: the write is between two mini-transactions. */
+  ut_ad(t_splits.held == index);
+  release_holder();
+  m_index = const_cast<dict_index_t *>(index);
+}
+
+Blink_external_pause::~Blink_external_pause() {
+  if (m_index != nullptr) {
+    /* LO1: still no latch held. */
+    hold_s(m_index, nullptr, true);
+  }
+}
+
+ulint Blink_external_write::latch_mode() const {
+  return m_index != nullptr ? BTR_MODIFY_LEAF : BTR_MODIFY_TREE;
+}
+
+bool btr_blink_writes_external(const dict_index_t *index) {
+  return t_splits.external == index;
+}
+
+bool btr_blink_holds_s(const dict_index_t *index) {
+  return t_splits.held == index;
+}
+
+buf_block_t *btr_blink_external_page_alloc(dict_index_t *index,
+                                           page_no_t hint, byte direction,
+                                           ulint level, mtr_t *mtr,
+                                           mtr_t *init_mtr) {
+  ut_ad(btr_blink_writes_external(index));
+  /* Pages of externally stored columns belong to the leaf segment. */
+  ut_a(level == 0);
+  const auto &segments = t_splits.segments;
+  ut_a(segments.of(index));
+  const space_id_t space = dict_index_get_space(index);
+  /* As btr_page_alloc_low(): alloc_lob_page() reserved the extents. */
+  return fseg_alloc_free_page_in_space(
+      space, segments.bytes, hint, direction,
+      fil_space_get_n_reserved_extents(space) > 0, mtr, init_mtr);
 }
 
 bool btr_blink_insert_retry(const dict_index_t *index) {

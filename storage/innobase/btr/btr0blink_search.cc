@@ -766,13 +766,15 @@ void Blink_descent::report_corrupt(bool may_return) {
   mark_and_stop(m_index);
 }
 
-/** Run a descent under index->lock in S (D1), unless the caller holds the
-lock, and release the lock once the leaf is latched, as the stock leaf
-searches do; report a corrupt index (C3) once the lock is released. */
+/** Run a descent under index->lock in S (D1), unless the caller or this
+thread's holder (LO1: SP2, EX1) holds the lock, and release the lock once
+the leaf is latched, as the stock leaf searches do; report a corrupt index
+(C3) once the lock is released. */
 void run_under_s_lock(Blink_descent &descent, dict_index_t *index,
                       bool s_latch_by_caller, mtr_t *mtr) {
   const ulint savepoint = mtr_set_savepoint(mtr);
-  const bool take_lock = !s_latch_by_caller && !srv_read_only_mode;
+  const bool take_lock = !s_latch_by_caller && !srv_read_only_mode &&
+                         !btr_blink_holds_s(index);
   if (take_lock) {
     mtr_s_lock(dict_index_get_lock(index), mtr, UT_LOCATION_HERE);
   }

@@ -79,6 +79,15 @@ static MYSQL_SYSVAR_BOOL(
     "Rows with externally stored columns take X either way.",
     nullptr, nullptr, true);
 
+static MYSQL_SYSVAR_BOOL(
+    btree_blink_leveled_external, srv_btree_blink_leveled_external,
+    PLUGIN_VAR_OPCMDARG,
+    "On B-link indexes, a row insert writes the BLOB, TEXT and JSON values "
+    "it stores off the page under the index lock in S, and so splits the "
+    "leaf of such a row (innofork, btr/README.blink.md, Updates). OFF: "
+    "under the index lock in X, which stops every reader of the index.",
+    nullptr, nullptr, true);
+
 /** innodb_trx_throttling: the gate follows the variable. */
 static void trx_throttling_update(THD *, SYS_VAR *, void *var_ptr,
                                   const void *save) {
@@ -279,6 +288,7 @@ static MYSQL_SYSVAR_ULONG(
       MYSQL_SYSVAR(btree_blink), MYSQL_SYSVAR(btree_blink_reserve_pages), \
       MYSQL_SYSVAR(btree_blink_page_delete),                            \
       MYSQL_SYSVAR(btree_blink_leveled_update),                         \
+      MYSQL_SYSVAR(btree_blink_leveled_external),                       \
       MYSQL_SYSVAR(trx_throttling),                                     \
       MYSQL_SYSVAR(trx_throttling_timeout), INNOFORK_DEBUG_SYSTEM_VARIABLES
 
@@ -391,6 +401,9 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
        SHOW_SCOPE_GLOBAL},                                                 \
       {"btree_blink_deleted_passed",                                       \
        (char *)&btr_blink_stats.deleted_passed, SHOW_LONGLONG,             \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_external_writes",                                      \
+       (char *)&btr_blink_stats.external_writes, SHOW_LONGLONG,            \
        SHOW_SCOPE_GLOBAL},                                                 \
       INNOFORK_RESERVE_STATUS(pages_taken),                               \
       INNOFORK_RESERVE_STATUS(empty),                                     \

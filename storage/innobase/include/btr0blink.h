@@ -18,10 +18,9 @@ for more details.
  validator.  The protocol is btr/README.blink.md; rules are cited by name
  (M1.., S1.., G1.., HK1..).
 
- Included by the upstream files that call into it (btr0btr.cc, btr0cur.cc,
- btr0load.cc, dict0crea.cc, dict0dd.cc, fsp0fsp.cc, ha_innodb.cc,
- handler0alter.cc, i_s.cc, ibuf0ibuf.cc) and by our own; none of them is a widely included
- header. */
+ Included by our own files, by the upstream files that call into it, and
+ by one upstream header, lob0lob.h, whose debug check of a write of
+ externally stored columns accepts EX1's. */
 
 #ifndef btr0blink_h
 #define btr0blink_h
@@ -118,6 +117,9 @@ struct btr_blink_stats_t {
   std::atomic<uint64_t> pages_deleted{0};
   /** PD3: descents that latched a deleted page and moved right. */
   std::atomic<uint64_t> deleted_passed{0};
+  /** EX1: row inserts that wrote externally stored columns under
+  index->lock in S. */
+  std::atomic<uint64_t> external_writes{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
 
@@ -141,6 +143,11 @@ extern bool srv_btree_blink_page_delete;
 of a B-link clustered index beyond its leaf splits the leaf under
 index->lock in S (SP1, btr_blink_update()); OFF, under X (X1). */
 extern bool srv_btree_blink_leveled_update;
+
+/** innodb_btree_blink_leveled_external: whether a row insert writes the
+externally stored columns of a B-link clustered index under index->lock in
+S (EX1, Blink_external_write); OFF, under X (X1). */
+extern bool srv_btree_blink_leveled_external;
 
 /** @return whether index is B-link and innodb_btree_blink_page_delete is ON:
 the deletes of this moment follow PD1-PD4.  Whatever it says, descents move
@@ -539,6 +546,69 @@ stock update does (flags: its own).
 @return false if the tablespace has no room */
 bool btr_blink_update_reserve(btr_cur_t *cursor, ulint flags,
                               ulint n_extents, ulint *n_reserved, mtr_t *mtr);
+
+/** EX1 (README.blink.md, "Updates, rollbacks and externally stored
+columns"): the write of a row insert's externally stored columns,
+row_ins_index_entry_big_rec(), whose mini-transaction is started and has
+latched nothing.  The row's own leaf split, if it made one, is published
+first (btr_blink_insert_done()).  On a B-link clustered index the scope
+then holds index->lock in S, taken waiting; the record is searched with
+BTR_MODIFY_LEAF, and the pages of the columns are allocated from this
+thread's copy of the root's segment headers (LO4,
+btr_blink_external_page_alloc()).  S is given up while the write waits for
+redo space between its mini-transactions (Blink_external_pause) and
+released when the scope ends, after the caller's commit.  Nothing on the
+exclusive path (X1): an index that is not B-link,
+innodb_btree_blink_leveled_external OFF, online DDL. */
+class Blink_external_write {
+ public:
+  explicit Blink_external_write(dict_index_t *index);
+  ~Blink_external_write();
+  Blink_external_write(const Blink_external_write &) = delete;
+  Blink_external_write &operator=(const Blink_external_write &) = delete;
+
+  /** @return the latch mode of the search for the record */
+  ulint latch_mode() const;
+
+ private:
+  /** The index, if the write runs under S. */
+  const dict_index_t *m_index{nullptr};
+};
+
+/** EX1: around log_free_check() between two mini-transactions of a
+Blink_external_write, with no page latched: release its S and take it
+again, so that no wait for a checkpoint holds index->lock (a thread that
+holds a dirty page may be waiting for S behind a waiting X).  Nothing for
+any other index or thread. */
+class Blink_external_pause {
+ public:
+  explicit Blink_external_pause(const dict_index_t *index);
+  ~Blink_external_pause();
+  Blink_external_pause(const Blink_external_pause &) = delete;
+  Blink_external_pause &operator=(const Blink_external_pause &) = delete;
+
+ private:
+  dict_index_t *m_index{nullptr};
+};
+
+/** EX1: whether this thread writes externally stored columns of index
+under a Blink_external_write. */
+bool btr_blink_writes_external(const dict_index_t *index);
+
+/** EX1, LO4: btr_page_alloc() under a Blink_external_write: allocate a page
+of the leaf segment (level 0) from this thread's copy of the root's segment
+headers, without latching or fixing the root, which a cascade may hold X
+while it waits for the leaf this thread holds (LO2).
+@return the new page, X-latched, or nullptr */
+buf_block_t *btr_blink_external_page_alloc(dict_index_t *index,
+                                           page_no_t hint, byte direction,
+                                           ulint level, mtr_t *mtr,
+                                           mtr_t *init_mtr);
+
+/** LO1: whether this thread holds index->lock in S for a leaf split (SP2)
+or a write of externally stored columns (EX1), so that its descents of
+index take no more (a second S would wait behind a waiting X). */
+bool btr_blink_holds_s(const dict_index_t *index);
 
 /** SP2..SP4, FS1: called by the row insert after it committed its
 mini-transaction: publish the splits btr_blink_insert() made, level by
