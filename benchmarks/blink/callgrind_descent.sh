@@ -13,6 +13,8 @@
 #       random  inserts of ids between the preloaded ones, in random order
 #               (the preloaded ids are even, the inserted odd: splits all
 #               over the primary key)
+#       lob     inserts as append, each with a MEDIUMTEXT value of 20-100 KB
+#               stored off the page (README.blink.md EX1)
 #
 # One server holds both tables: `stock` created with innodb_btree_blink OFF,
 # `blink` with it ON (an index's protocol is its marker, M1), sysbench's
@@ -33,9 +35,10 @@ selects=${2:-2000}
 kind=${3:-select}
 case $kind in
   select) fn=btr_cur_search_to_nth_level;;
-  append|random) fn=row_insert_for_mysql;;
-  *) die "kind: select, append or random";;
+  append|random|lob) fn=row_insert_for_mysql;;
+  *) die "kind: select, append, random or lob";;
 esac
+lob_column=$([ "$kind" = lob ] && echo ", t MEDIUMTEXT NULL" || true)
 FORK_PRESET=${FORK_PRESET:-release}
 export VARDIR=${VARDIR:-$FORK_BUILD_DIR/blink-callgrind} PORT=3398 PRESET=$FORK_PRESET
 obj=$(preset_obj "$FORK_PRESET")
@@ -52,11 +55,12 @@ for t in stock blink; do
   [ $t = blink ] && "${my[@]}" -e "SET GLOBAL innodb_btree_blink = ON"
   "${my[@]}" sb -e "
     CREATE TABLE $t (id INT UNSIGNED NOT NULL PRIMARY KEY, k INT UNSIGNED NOT NULL,
-                     c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL, KEY k (k)) ENGINE=InnoDB;
+                     c CHAR(120) NOT NULL, pad CHAR(60) NOT NULL$lob_column, KEY k (k))
+      ENGINE=InnoDB;
     SET SESSION cte_max_recursion_depth = $rows;
     INSERT INTO $t WITH RECURSIVE q (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM q WHERE n < $rows)
       SELECT IF('$kind' = 'random', 2 * n, n), (n * 7919) % $rows, REPEAT(CHAR(97 + n % 26), 120),
-             REPEAT('p', 60) FROM q;
+             REPEAT('p', 60)$([ "$kind" = lob ] && echo ", NULL" || true) FROM q;
     ANALYZE TABLE $t;" >/dev/null
 done
 blink_type=$("${my[@]}" -e "SELECT GROUP_CONCAT(t.NAME, ':', i.TYPE & 4096 ORDER BY t.NAME)
@@ -82,9 +86,14 @@ awk -v n="$selects" -v rows="$rows" -v kind="$kind" 'BEGIN { srand(1);
     if (kind == "select") {
       printf "SELECT c FROM TABLE WHERE id = %d;\n", 1 + int(rand() * rows); continue
     }
-    # append: rows+1, rows+2, ...; random: odd ids, each gap once (n <= rows)
-    id = kind == "append" ? rows + 1 + i : 2 * ((i * 7919) % rows) + 1
-    printf "INSERT INTO TABLE VALUES (%d, %d, REPEAT(\"c\", 120), \"p\");\n", id, int(rand() * rows)
+    # append, lob: rows+1, rows+2, ...; random: odd ids, each gap once
+    # (n <= rows)
+    id = kind == "random" ? 2 * ((i * 7919) % rows) + 1 : rows + 1 + i
+    if (kind == "lob")
+      printf "INSERT INTO TABLE VALUES (%d, %d, REPEAT(\"c\", 120), \"p\", REPEAT(\"t\", %d));\n",
+             id, int(rand() * rows), 20000 + int(rand() * 80001)
+    else
+      printf "INSERT INTO TABLE VALUES (%d, %d, REPEAT(\"c\", 120), \"p\");\n", id, int(rand() * rows)
   } }' >"$queries"
 [ "$kind" = random ] && [ $((rows % 7919)) = 0 ] && die "rows must not be a multiple of 7919"
 [ "$kind" = random ] && [ "$selects" -gt "$rows" ] && die "random: at most rows inserts"

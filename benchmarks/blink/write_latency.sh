@@ -5,7 +5,8 @@
 # server, sysbench's table (B-link) with a column added.  For each
 # repetition and each setting of the workload's switch, interleaved, two
 # sysbench point-select threads run for $SECS seconds while one client runs
-# the writes:
+# the writes (a third setting, stock, builds the table with
+# innodb_btree_blink OFF: stock InnoDB's code path in the same binary):
 #   update  $WRITES updates that give random rows 2,000 bytes in a VARCHAR
 #           column, so that most of them split their leaf; the switch is
 #           innodb_btree_blink_leveled_update (README.blink.md UP1);
@@ -13,7 +14,8 @@
 #           value of 20-100 KB stored off the page; the switch is
 #           innodb_btree_blink_leveled_external (EX1).
 # With the switch OFF every such split or write holds the index lock in X
-# (the exclusive path), ON it holds S.  The table is rebuilt before each
+# (the exclusive path), ON it holds S; stock holds SX, which stops no
+# reader.  The table is rebuilt before each
 # run.  Prints one line per run: setting, repetition, the writes' seconds,
 # their exclusive paths and leveled splits, the point selects' P99 and
 # maximum latency (ms), queries per second, and their acquisitions of the
@@ -23,7 +25,8 @@
 #                                                    (200000, 3)
 #
 # FORK_PRESET=release|debug (default release), SECS (default 30), WRITES
-# (default 20000 updates, 5000 inserts), VARDIR (default
+# (default 20000 updates, 5000 inserts), BUFFER_POOL (default 2G; the
+# server is started with it unless one runs in VARDIR), VARDIR (default
 # build/blink-write).
 set -euo pipefail
 shopt -s inherit_errexit
@@ -50,7 +53,7 @@ sb=(--mysql-socket="$sock" --mysql-db=sbtest --tables=1 --table-size="$rows")
 
 if ! bash "$FORK_ROOT/scripts/server.sh" status >/dev/null 2>&1; then
   rm -rf "$VARDIR"
-  EXTRA_CNF="innodb_buffer_pool_size=2G" bash "$FORK_ROOT/scripts/server.sh" start >/dev/null
+  EXTRA_CNF="innodb_buffer_pool_size=${BUFFER_POOL:-2G}" bash "$FORK_ROOT/scripts/server.sh" start >/dev/null
 fi
 trap 'bash "$FORK_ROOT/scripts/server.sh" stop >/dev/null 2>&1 || true' EXIT
 # The point selects run as a user of their own, so that performance_schema
@@ -75,12 +78,14 @@ status() {  # the counter's value
                  WHERE VARIABLE_NAME = 'Innodb_btree_blink_$1'"
 }
 
-run() {  # setting rep
+run() {  # setting (OFF, ON, stock) rep
   local sw=$1 rep=$2 out t0 t1 x0 l0 waits
-  "${my[@]}" sbtest -e "DROP TABLE IF EXISTS sbtest1"
+  local blink=$([ "$sw" = stock ] && echo OFF || echo ON)
+  "${my[@]}" sbtest -e "DROP TABLE IF EXISTS sbtest1; SET GLOBAL innodb_btree_blink = $blink"
   sysbench oltp_point_select "${sb[@]}" --mysql-user=root prepare >/dev/null
   "${my[@]}" sbtest -e "ALTER TABLE sbtest1 ADD COLUMN $column, ALGORITHM=COPY;
-                        SET GLOBAL innodb_btree_blink_$switch = $sw;
+                        SET GLOBAL innodb_btree_blink = ON;
+                        SET GLOBAL innodb_btree_blink_$switch = $([ "$sw" = stock ] && echo ON || echo "$sw");
                         TRUNCATE TABLE performance_schema.events_waits_summary_by_account_by_event_name"
   x0=$(status exclusive_paths) l0=$(status leveled_splits)
   out=$(mktemp)
@@ -111,5 +116,6 @@ run() {  # setting rep
 for rep in $(seq 1 "$reps"); do
   run OFF "$rep"
   run ON "$rep"
+  run stock "$rep"
 done
 rm -f "$sql"

@@ -70,6 +70,9 @@ struct Prepared {
   ulint node_ptr{0};
   buf_block_t *left{nullptr};
   buf_block_t *right{nullptr};
+  /** EX2: the record has externally stored columns, which stock's
+  pessimistic delete frees under S */
+  bool external{false};
 };
 thread_local Prepared t_prepared;
 
@@ -238,12 +241,25 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
   if (!page_rec_is_user_rec(rec)) {
     return false;
   }
+  t_prepared = {index, mtr, leaf, leaf->get_modify_clock(IF_DEBUG(true))};
   Rec_offsets offsets;
   if (rec_offs_any_extern(offsets.compute(rec, index))) {
-    /* Freeing externally stored columns latches the root (X1). */
-    return false;
+    /* EX2: freed under S from the copy of the segment headers the level
+    search took (LO4), in a leaf that keeps other records; the exclusive
+    path (X1) frees them otherwise. */
+    if (page_get_n_recs(page) < 2 || !srv_btree_blink_leveled_external ||
+        dict_index_is_online_ddl(index) ||
+        btr_blink_leaf_segment(index) == nullptr) {
+      return false;
+    }
+    /* Only the leaf is needed while the columns are freed. */
+    latches.release(parent_block, RW_X_LATCH);
+    if (left != nullptr) {
+      latches.release(left, RW_X_LATCH);
+    }
+    t_prepared.external = true;
+    return true;
   }
-  t_prepared = {index, mtr, leaf, leaf->get_modify_clock(IF_DEBUG(true))};
   if (page_get_n_recs(page) > 1) {
     /* The leaf keeps records: a plain delete. */
     return true;
@@ -326,6 +342,21 @@ void delete_leaf(const Prepared &prepared, btr_cur_t *cursor, mtr_t *mtr) {
   DBUG_EXECUTE_IF("blink_crash_in_delete", blink_finish::crash_now(););
 }
 
+/** PD2: the prepared delete of a record without externally stored
+columns.
+@return whether it was done */
+bool delete_prepared(const Prepared &prepared, btr_cur_t *cursor,
+                     mtr_t *mtr) {
+  if (prepared.parent == nullptr) {
+    /* The leaf keeps records (PD4: no merge).  Refused only if the switch
+    went OFF since the search: stock's pessimistic delete then runs under
+    S, which merges nothing (btr_blink_merge_allowed() wants X). */
+    return btr_cur_optimistic_delete(cursor, 0, mtr);
+  }
+  delete_leaf(prepared, cursor, mtr);
+  return true;
+}
+
 }  // namespace
 
 blink_epoch::Registry &btr_blink_epochs() { return *epochs; }
@@ -379,7 +410,10 @@ bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
 
 void btr_blink_delete_forget() { t_prepared = Prepared{}; }
 
-bool btr_blink_delete_prepared(btr_cur_t *cursor, mtr_t *mtr) {
+Blink_prepared_delete::Blink_prepared_delete(btr_cur_t *cursor, mtr_t *mtr) {
+  if (!cursor->index->blink) {
+    return;
+  }
   const Prepared prepared = t_prepared;
   t_prepared = Prepared{};
   /* Every BTR_MODIFY_TREE search of a B-link index forgets what an earlier
@@ -388,16 +422,25 @@ bool btr_blink_delete_prepared(btr_cur_t *cursor, mtr_t *mtr) {
   if (prepared.index != cursor->index || prepared.mtr != mtr ||
       prepared.page != btr_cur_get_block(cursor) ||
       prepared.clock != prepared.page->get_modify_clock(IF_DEBUG(true))) {
-    return false;
+    return;
   }
   ut_ad(mtr_memo_contains(mtr, dict_index_get_lock(cursor->index),
                           MTR_MEMO_S_LOCK));
-  if (prepared.parent == nullptr) {
-    /* The leaf keeps records (PD4: no merge).  Refused only if the switch
-    went OFF since the search: stock's pessimistic delete then runs under
-    S, which merges nothing (btr_blink_merge_allowed() wants X). */
-    return btr_cur_optimistic_delete(cursor, 0, mtr);
+  if (prepared.external) {
+    /* EX2: the caller frees the columns and deletes the record. */
+    blink_finish::set_external(cursor->index);
+    m_external = true;
+    btr_blink_stats.external_frees.fetch_add(1, std::memory_order_relaxed);
+    /* The leaf alone is latched (blink_external_root.test). */
+    DEBUG_SYNC_C("blink_external_free");
+    return;
   }
-  delete_leaf(prepared, cursor, mtr);
-  return true;
+  m_done = delete_prepared(prepared, cursor, mtr);
 }
+
+Blink_prepared_delete::~Blink_prepared_delete() {
+  if (m_external) {
+    blink_finish::set_external(nullptr);
+  }
+}
+

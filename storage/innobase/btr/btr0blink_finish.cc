@@ -398,6 +398,8 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
     return Step::NOT_FLAGGED;
   }
 
+  /* No latch held (blink_external_root.test). */
+  DEBUG_SYNC_C("blink_publish_flag_read");
   mtr_t mtr;
   mtr.start();
   btr_cur_t cursor;
@@ -443,6 +445,8 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
   if (!fits && !root && btr_page_get_next(parent_page, &mtr) != FIL_NULL) {
     latch_page(index, btr_page_get_next(parent_page, &mtr), RW_X_LATCH, &mtr);
   }
+  /* The parent is latched X, the child not yet (blink_external_root). */
+  DEBUG_SYNC_C("blink_publish_parent_latched");
   buf_block_t *child = latch_page(index, page_no, RW_X_LATCH, &mtr);
   if (!f.same_split(buf_block_get_frame(child), index)) {
     /* FS2: finished meanwhile (and perhaps split again: the next read sees
@@ -923,6 +927,25 @@ ulint Blink_external_write::latch_mode() const {
 
 bool btr_blink_writes_external(const dict_index_t *index) {
   return t_splits.external == index;
+}
+
+void blink_finish::set_external(const dict_index_t *index) {
+  ut_ad((index == nullptr) != (t_splits.external == nullptr));
+  t_splits.external = index;
+}
+
+void btr_blink_external_page_free(dict_index_t *index, buf_block_t *block,
+                                  ulint level, mtr_t *mtr) {
+  ut_ad(btr_blink_writes_external(index));
+  ut_a(level == 0 || level == ULINT_UNDEFINED);
+  const auto &segments = t_splits.segments;
+  ut_a(segments.of(index));
+  /* fseg_free_page() reads the inode's address from the header; it writes
+  nothing there. */
+  fseg_header_t leaf_segment[FSEG_HEADER_SIZE];
+  memcpy(leaf_segment, segments.bytes, sizeof leaf_segment);
+  fseg_free_page(leaf_segment, block->page.id.space(),
+                 block->page.id.page_no(), level != ULINT_UNDEFINED, mtr);
 }
 
 bool btr_blink_holds_s(const dict_index_t *index) {

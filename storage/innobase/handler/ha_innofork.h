@@ -84,7 +84,8 @@ static MYSQL_SYSVAR_BOOL(
     PLUGIN_VAR_OPCMDARG,
     "On B-link indexes, a row insert writes the BLOB, TEXT and JSON values "
     "it stores off the page under the index lock in S, and so splits the "
-    "leaf of such a row (innofork, btr/README.blink.md, Updates). OFF: "
+    "leaf of such a row; purge and rollback free them under S when the "
+    "leaf keeps other rows (innofork, btr/README.blink.md, Updates). OFF: "
     "under the index lock in X, which stops every reader of the index.",
     nullptr, nullptr, true);
 
@@ -404,6 +405,9 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
        SHOW_SCOPE_GLOBAL},                                                 \
       {"btree_blink_external_writes",                                      \
        (char *)&btr_blink_stats.external_writes, SHOW_LONGLONG,            \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_external_frees",                                       \
+       (char *)&btr_blink_stats.external_frees, SHOW_LONGLONG,             \
        SHOW_SCOPE_GLOBAL},                                                 \
       INNOFORK_RESERVE_STATUS(pages_taken),                               \
       INNOFORK_RESERVE_STATUS(empty),                                     \

@@ -120,6 +120,9 @@ struct btr_blink_stats_t {
   /** EX1: row inserts that wrote externally stored columns under
   index->lock in S. */
   std::atomic<uint64_t> external_writes{0};
+  /** EX2: deletes by purge or rollback that freed externally stored
+  columns under index->lock in S. */
+  std::atomic<uint64_t> external_frees{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
 
@@ -171,11 +174,28 @@ bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
                                  page_cur_mode_t mode, btr_cur_t *cursor,
                                  ut::Location location, mtr_t *mtr);
 
-/** PD2: in btr_cur_pessimistic_delete(): if btr_blink_search_for_delete()
-prepared this delete, delete the record and, if it empties its leaf, the
-leaf with it.
-@return whether the delete was done */
-bool btr_blink_delete_prepared(btr_cur_t *cursor, mtr_t *mtr);
+/** PD2, EX2: at the start of btr_cur_pessimistic_delete(), for the delete
+that btr_blink_search_for_delete() prepared in this mini-transaction: the
+record is deleted and, if it empties its leaf, the leaf with it (done());
+or, for a record with externally stored columns in a leaf that keeps
+others, stock's pessimistic delete goes on under index->lock in S, this
+thread marked as freeing them (btr_blink_writes_external()) until the
+scope ends.  Nothing for any other delete. */
+class Blink_prepared_delete {
+ public:
+  Blink_prepared_delete(btr_cur_t *cursor, mtr_t *mtr);
+  ~Blink_prepared_delete();
+  Blink_prepared_delete(const Blink_prepared_delete &) = delete;
+  Blink_prepared_delete &operator=(const Blink_prepared_delete &) = delete;
+
+  /** @return whether the delete was done */
+  bool done() const { return m_done; }
+
+ private:
+  bool m_done{false};
+  /** Whether this thread is marked as freeing externally stored columns. */
+  bool m_external{false};
+};
 
 /** PD2: forget a deletion btr_blink_search_for_delete() prepared and no
 pessimistic delete took: a BTR_MODIFY_TREE search on the exclusive path
@@ -591,9 +611,16 @@ class Blink_external_pause {
   dict_index_t *m_index{nullptr};
 };
 
-/** EX1: whether this thread writes externally stored columns of index
-under a Blink_external_write. */
+/** EX1, EX2: whether this thread writes or frees externally stored columns
+of index under S (Blink_external_write, Blink_prepared_delete). */
 bool btr_blink_writes_external(const dict_index_t *index);
+
+/** EX2, LO4: btr_page_free_low() under btr_blink_writes_external(): free a
+page of the leaf segment (a leaf, or a page of an externally stored column:
+level ULINT_UNDEFINED) through this thread's copy of the root's segment
+headers, without latching the root. */
+void btr_blink_external_page_free(dict_index_t *index, buf_block_t *block,
+                                  ulint level, mtr_t *mtr);
 
 /** EX1, LO4: btr_page_alloc() under a Blink_external_write: allocate a page
 of the leaf segment (level 0) from this thread's copy of the root's segment

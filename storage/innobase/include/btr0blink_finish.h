@@ -51,6 +51,11 @@ void clear_flag(buf_block_t *block, const dict_index_t *index, mtr_t *mtr);
 of this thread met an incomplete split it could not finish. */
 void set_unfinished(const dict_index_t *index);
 
+/** EX2: mark (index) or unmark (nullptr) this thread as freeing externally
+stored columns of index under S: btr_page_free_low() then frees from the
+copy of the root's segment headers (btr_blink_external_page_free()). */
+void set_external(const dict_index_t *index);
+
 #ifndef NDEBUG
 /** Writes and flushes the redo log up to here, then dies: the crash points
 of the leveled split and of the reserve (blink_split_crash*.test,
