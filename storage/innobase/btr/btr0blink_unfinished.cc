@@ -72,10 +72,13 @@ void blink_finish::set_unfinished(const dict_index_t *index) {
 
 bool btr_blink_path_unfinished(dict_index_t *index) {
   /* A leveled split (S) is never refused: it finishes what it meets
-  itself (IS3), and the mark may be left from an earlier exclusive path of
-  this thread, which is cleared at the next one (X2). */
-  const bool unfinished =
-      t_unfinished == index && !btr_blink_split_leveled(index);
+  itself (IS3); nor is a delete that frees externally stored columns under
+  S (EX2), which changes no structure.  The mark may be left from an
+  earlier exclusive path of this thread, which is cleared at the next one
+  (X2). */
+  const bool unfinished = t_unfinished == index &&
+                          !btr_blink_split_leveled(index) &&
+                          !btr_blink_writes_external(index);
   ut_ad(!unfinished || rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
   return unfinished;
 }

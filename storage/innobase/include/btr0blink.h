@@ -120,8 +120,8 @@ struct btr_blink_stats_t {
   /** EX1: row inserts that wrote externally stored columns under
   index->lock in S. */
   std::atomic<uint64_t> external_writes{0};
-  /** EX2: deletes by purge or rollback that freed externally stored
-  columns under index->lock in S. */
+  /** EX2: deletes by purge or rollback of records with externally stored
+  columns that ran under index->lock in S. */
   std::atomic<uint64_t> external_frees{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
