@@ -3,8 +3,10 @@
 """Randomized stress of a B-link table (run by innodb_fork.blink_stress).
 
 Several connections insert, delete, update rows so that
-they grow and shrink (pages split, and purge deletes the leaves it empties) and change
-secondary keys, and scan ranges in both directions through the clustered
+they grow and shrink (pages split, and purge deletes the leaves it empties;
+one value in ten is 9,000 to 30,000 bytes long and stored off the page,
+written and freed under S, EX1 and EX2) and change secondary keys, and scan
+ranges in both directions through the clustered
 and both secondary indexes.  Worker w owns the ids with id % workers == w:
 it keeps its own tally of those rows, and every scan checks that the rows of
 its own that the scan returns are exactly the ones the tally says, in
@@ -17,8 +19,8 @@ against the sum of the tallies.
 
 The load runs until what the test asserts has happened (GOALS: splits of
 non-leaf pages, leveled splits published, descents that moved right, leaves
-deleted and reused by splits, and under a gate below the workers a queued
-transaction), for at least --seconds and at most --max-seconds: a slow
+deleted and reused by splits, values stored off the page written and freed
+under S, and under a gate below the workers a queued transaction), for at least --seconds and at most --max-seconds: a slow
 machine runs longer instead of asserting on less, a fast one stops early.
 
 Prints one line, "blink stress: ok", or the first mismatch; exits non-zero
@@ -49,6 +51,14 @@ def connect(a):
     # queued statement must wait, not fail with ER_TOO_MANY_CONCURRENT_TRXS.
     conn.cursor().execute("SET SESSION innodb_trx_throttling_timeout = 3600")
     return conn
+
+
+def pad_length(rng):
+    """Mostly 10 to 3,000 bytes; one in ten 9,000 to 30,000, which the
+    row cannot hold on its page."""
+    if rng.random() < 0.1:
+        return rng.randrange(9000, 30000)
+    return rng.randrange(10, 3000)
 
 
 def a_value(rid, version):
@@ -123,7 +133,7 @@ class Worker(threading.Thread):
         if rid in self.rows:
             return
         self.note(rid, "insert")
-        row = (a_value(rid, 0), self.rng.randrange(100), self.rng.randrange(10, 3000))
+        row = (a_value(rid, 0), self.rng.randrange(100), pad_length(self.rng))
         cur.execute("INSERT INTO stress VALUES (%s, %s, %s, REPEAT('p', %s))",
                     (rid, row[0], row[1], row[2]))
         self.rows[rid] = row
@@ -144,7 +154,7 @@ class Worker(threading.Thread):
         rid = self.last_id = self.rng.choice(list(self.rows))
         self.note(rid, "update")
         a, b, n = self.rows[rid]
-        n = self.rng.randrange(10, 3000)          # grows or shrinks
+        n = pad_length(self.rng)                  # grows or shrinks
         a = a_value(rid, self.rng.randrange(1000)) if self.rng.random() < 0.5 else a
         cur.execute("UPDATE stress SET a = %s, pad = REPEAT('q', %s) WHERE id = %s",
                     (a, n, rid))
@@ -158,8 +168,8 @@ class Worker(threading.Thread):
             if rid not in self.rows and rid not in inserted:
                 inserted.add(rid)
                 self.note(rid, "insert, rolled back")
-                cur.execute("INSERT INTO stress VALUES (%s, %s, 0, REPEAT('r', 2500))",
-                            (rid, a_value(rid, 9999)))
+                cur.execute("INSERT INTO stress VALUES (%s, %s, 0, REPEAT('r', %s))",
+                            (rid, a_value(rid, 9999), pad_length(self.rng)))
         cur.execute("ROLLBACK")
 
     def scan(self, cur):
@@ -237,7 +247,8 @@ class OnlineValidator(threading.Thread):
 # and INNODB_METRICS monitors (enabled by the test) that must count.
 GOAL_STATUS = ("Innodb_btree_blink_nonleaf_splits", "Innodb_btree_blink_leveled_splits",
                "Innodb_btree_blink_splits_finished", "Innodb_btree_blink_move_rights",
-               "Innodb_btree_blink_pages_deleted", "Innodb_btree_blink_reserve_deleted_ripe")
+               "Innodb_btree_blink_pages_deleted", "Innodb_btree_blink_reserve_deleted_ripe",
+               "Innodb_btree_blink_external_writes", "Innodb_btree_blink_external_frees")
 GOAL_METRICS = ()
 THROTTLING_WAITS = "Innodb_trx_throttling_waits"
 
@@ -314,7 +325,7 @@ def main(argv=None):
     conn.cursor().execute(
         "CREATE TABLE stress (id INT PRIMARY KEY,"
         " a VARCHAR(800) CHARACTER SET latin1 COLLATE latin1_bin NOT NULL,"
-        " b INT NOT NULL, pad VARCHAR(3000) NOT NULL, KEY a (a), KEY b_a (b, a))"
+        " b INT NOT NULL, pad VARCHAR(30000) NOT NULL, KEY a (a), KEY b_a (b, a))"
         " ENGINE=InnoDB CHARSET=latin1")
     stop = threading.Event()
     workers = [Worker(a, w, stop) for w in range(a.workers)]
