@@ -25,7 +25,9 @@
 #                                                    (200000, 3)
 #
 # FORK_PRESET=release|debug (default release), SECS (default 30), WRITES
-# (default 20000 updates, 5000 inserts), BUFFER_POOL (default 2G; the
+# (default 20000 updates, 5000 inserts), WRITER_WAITS=1 (also times InnoDB's
+# latches and file I/O, and prints the writer's six longest waits after
+# each run), BUFFER_POOL (default 2G; the
 # server is started with it unless one runs in VARDIR), VARDIR (default
 # build/blink-write).
 set -euo pipefail
@@ -61,7 +63,9 @@ trap 'bash "$FORK_ROOT/scripts/server.sh" stop >/dev/null 2>&1 || true' EXIT
 "${my[@]}" -e "SET GLOBAL innodb_btree_blink = ON; CREATE DATABASE IF NOT EXISTS sbtest;
   CREATE USER IF NOT EXISTS reader@localhost; GRANT SELECT ON sbtest.* TO reader@localhost;
   UPDATE performance_schema.setup_instruments SET ENABLED = 'YES', TIMED = 'YES'
-  WHERE NAME = 'wait/synch/sxlock/innodb/index_tree_rw_lock'"
+  WHERE NAME = 'wait/synch/sxlock/innodb/index_tree_rw_lock'
+     OR (${WRITER_WAITS:-0} AND (NAME LIKE 'wait/synch/%/innodb/%'
+                                 OR NAME LIKE 'wait/io/file/innodb/%'))"
 
 # The same writes in every run: ids and lengths from a fixed seed.
 sql=$(mktemp)
@@ -111,6 +115,11 @@ run() {  # setting (OFF, ON, stock) rep
           printf "%s=%-3s rep %d  %s %6.2f s  exclusive %5d  leveled %5d  p99 %5.2f ms  max %7.2f ms  qps %s  index lock: %s acquisitions, %s ms\n",
           n, s, r, lb, u, x, l, p99, max, qps, a[1], a[2] }' "$out"
   rm -f "$out"
+  if [ "${WRITER_WAITS:-0}" = 1 ]; then
+    "${my[@]}" -e "SELECT '  writer waits', EVENT_NAME, COUNT_STAR, ROUND(SUM_TIMER_WAIT / 1e9, 1)
+      FROM performance_schema.events_waits_summary_by_account_by_event_name
+      WHERE USER = 'root' AND SUM_TIMER_WAIT > 0 ORDER BY SUM_TIMER_WAIT DESC LIMIT 6"
+  fi
 }
 
 for rep in $(seq 1 "$reps"); do
