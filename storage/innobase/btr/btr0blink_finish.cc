@@ -445,7 +445,7 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
   if (!fits && !root && btr_page_get_next(parent_page, &mtr) != FIL_NULL) {
     latch_page(index, btr_page_get_next(parent_page, &mtr), RW_X_LATCH, &mtr);
   }
-  /* The parent is latched X, the child not yet (blink_external_root). */
+  /* The parent is latched X, the child not yet (blink_external_root.test). */
   DEBUG_SYNC_C("blink_publish_parent_latched");
   buf_block_t *child = latch_page(index, page_no, RW_X_LATCH, &mtr);
   if (!f.same_split(buf_block_get_frame(child), index)) {
