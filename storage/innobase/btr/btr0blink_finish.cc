@@ -101,8 +101,11 @@ struct Leveled_splits {
   const dict_index_t *leveled{nullptr};
   /** The index of the pessimistic update btr_blink_update() runs. */
   const dict_index_t *updating{nullptr};
-  /** The index whose externally stored columns a Blink_external_write
-  writes (EX1). */
+  /** Whether that update's caller writes the columns its new version
+  stores externally (EX3). */
+  bool updating_stores{false};
+  /** The index whose externally stored columns this thread writes or frees
+  under S (EX1..EX4). */
   const dict_index_t *external{nullptr};
   /** SP2: holds index->lock in S from the leaf split of a row insert to
   the end of its cascade; EX1: through a write of external columns but
@@ -695,6 +698,8 @@ bool debug_split() {
 }
 
 void release_holder() {
+  /* SP2: S is held until this thread's splits are published. */
+  ut_ad(t_splits.flagged.empty());
   if (t_splits.held != nullptr) {
     t_splits.holder.commit();
     t_splits.held = nullptr;
@@ -800,18 +805,25 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
                       ulint **offsets, mem_heap_t **offsets_heap,
                       mem_heap_t **heap, big_rec_t **big_rec, upd_t *update,
                       ulint cmpl_info, que_thr_t *thr, trx_id_t trx_id,
-                      undo_no_t undo_no, mtr_t *mtr) {
+                      undo_no_t undo_no, mtr_t *mtr, btr_pcur_t *pcur) {
   dict_index_t *index = cursor->index;
   if (!index->blink || *err != DB_OVERFLOW || !srv_btree_blink_leveled_update) {
     return false;
   }
   const page_t *page = btr_cur_get_page(cursor);
+  /* A rollback frees the columns its update wrote (EX4), through the
+  caller's persistent cursor, as stock's. */
+  const bool frees =
+      (flags & BTR_NO_UNDO_LOG_FLAG) && !index->table->is_intrinsic();
   /* The exclusive path (X1), as for a row insert: a root that is a leaf, a
-  flagged leaf (IS3, X2), online DDL; and a record with externally stored
-  columns, whose pages are written and freed under X. */
+  flagged leaf (IS3, X2), online DDL; and, with
+  innodb_btree_blink_leveled_external OFF, a record with externally stored
+  columns. */
   if (page_get_page_no(page) == dict_index_get_page(index) ||
       is_flagged(page, index) || dict_index_is_online_ddl(index) ||
-      rec_offs_any_extern(*offsets) || debug_split() ||
+      (rec_offs_any_extern(*offsets) &&
+       (!srv_btree_blink_leveled_external || (frees && pcur == nullptr))) ||
+      debug_split() ||
       /* The caller's stock path refuses then (DB_LOCK_TABLE_FULL). */
       buf_LRU_buf_pool_running_out() || !note_root_nowait(index) ||
       !hold_s(index, thr, false)) {
@@ -821,17 +833,24 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
     *heap = mem_heap_create(1024, UT_LOCATION_HERE);
   }
   ut_ad(t_splits.flagged.empty());
+  /* A caller that cannot write a new version's columns passes none. */
+  big_rec_t *unstored = nullptr;
   {
     const Leveled_scope leveled(index);
     t_splits.updating = index;
-    *err = btr_cur_pessimistic_update(flags, cursor, offsets, offsets_heap,
-                                      *heap, big_rec, update, cmpl_info, thr,
-                                      trx_id, undo_no, mtr);
+    t_splits.updating_stores =
+        big_rec != nullptr && srv_btree_blink_leveled_external;
+    *err = btr_cur_pessimistic_update(
+        flags, cursor, offsets, offsets_heap, *heap,
+        big_rec != nullptr ? big_rec : &unstored, update, cmpl_info, thr,
+        trx_id, undo_no, mtr, frees ? pcur : nullptr);
     t_splits.updating = nullptr;
+    t_splits.updating_stores = false;
   }
-  ut_a(*big_rec == nullptr);
+  ut_a(unstored == nullptr);
   if (*err == DB_FAIL) {
-    /* Refused before any change: the new row needs external storage. */
+    /* Refused before any change: the new row needs external storage that
+    the caller does not write under S. */
     release_holder();
     *err = DB_OVERFLOW;
     return false;
@@ -844,6 +863,10 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
 
 bool btr_blink_leveled_update(const dict_index_t *index) {
   return t_splits.updating == index;
+}
+
+bool btr_blink_update_refuses_external(const dict_index_t *index) {
+  return btr_blink_leveled_update(index) && !t_splits.updating_stores;
 }
 
 bool btr_blink_update_reserve(btr_cur_t *cursor, ulint flags,
@@ -908,9 +931,13 @@ Blink_external_pause::Blink_external_pause(const dict_index_t *index) {
   if (t_splits.external != index) {
     return;
   }
-  /* No page is latched: the write is between two mini-transactions. */
+  /* No page is latched: the write is between two mini-transactions.  An
+  update's leaf split (EX3) is published before S is given up (SP2). */
   ut_ad(t_splits.held == index);
-  release_holder();
+  btr_blink_insert_done();
+  /* An update's split is published; no value is written yet
+  (blink_external_update.test). */
+  DBUG_EXECUTE_IF("blink_crash_before_external_write", crash_now(););
   m_index = const_cast<dict_index_t *>(index);
 }
 
@@ -923,6 +950,35 @@ Blink_external_pause::~Blink_external_pause() {
 
 ulint Blink_external_write::latch_mode() const {
   return m_index != nullptr ? BTR_MODIFY_LEAF : BTR_MODIFY_TREE;
+}
+
+Blink_external_scope::Blink_external_scope(const dict_index_t *index) {
+  if (t_splits.held != index || t_splits.external != nullptr) {
+    return;
+  }
+  ut_ad(t_splits.segments.of(index));
+  t_splits.external = index;
+  m_index = index;
+  /* btr_cur_pessimistic_update() frees a rolled-back update's columns
+  (EX4); its caller writes a new version's (EX3). */
+  if (btr_blink_leveled_update(index)) {
+    btr_blink_stats.external_frees.fetch_add(1, std::memory_order_relaxed);
+    /* The leaf is held (blink_external_root.test). */
+    DEBUG_SYNC_C("blink_external_free");
+  } else {
+    btr_blink_stats.external_writes.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+Blink_external_scope::~Blink_external_scope() {
+  if (m_index == nullptr) {
+    return;
+  }
+  t_splits.external = nullptr;
+  /* The update's columns are written or freed; its leaf is still latched
+  and S held, until the caller's commit (blink_external_update.test). */
+  DBUG_EXECUTE_IF("blink_crash_after_external_update",
+                  if (!btr_blink_leveled_update(m_index)) crash_now(););
 }
 
 bool btr_blink_writes_external(const dict_index_t *index) {

@@ -117,11 +117,12 @@ struct btr_blink_stats_t {
   std::atomic<uint64_t> pages_deleted{0};
   /** PD3: descents that latched a deleted page and moved right. */
   std::atomic<uint64_t> deleted_passed{0};
-  /** EX1: row inserts that wrote externally stored columns under
-  index->lock in S. */
+  /** EX1, EX3: row inserts and updates that wrote externally stored
+  columns under index->lock in S. */
   std::atomic<uint64_t> external_writes{0};
-  /** EX2: deletes by purge or rollback of records with externally stored
-  columns that ran under index->lock in S. */
+  /** EX2, EX4: deletes by purge or rollback of records with externally
+  stored columns, and rollbacks of updates that freed the columns they
+  wrote, that ran under index->lock in S. */
   std::atomic<uint64_t> external_frees{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
@@ -541,23 +542,55 @@ run btr_cur_pessimistic_update() there under index->lock in S (taken
 without waiting, as a row insert's leaf split takes it), the leaf split
 leveled.  The caller commits, then calls btr_blink_insert_done().
 The other parameters are btr_cur_pessimistic_update()'s.
-@param[in,out] err   DB_OVERFLOW; what btr_cur_pessimistic_update()
-                     returned if this returns true
-@param[in,out] heap  the entry heap, created if nullptr
+@param[in,out] err      DB_OVERFLOW; what btr_cur_pessimistic_update()
+                        returned if this returns true
+@param[in,out] heap     the entry heap, created if nullptr
+@param[out]    big_rec  the columns of the new version to store externally,
+                        which the caller writes under a Blink_external_scope
+                        (EX3); nullptr if the caller writes none
+@param[in,out] pcur     the cursor of a rollback, which frees the columns
+                        its update wrote (EX4)
 @return false if the caller takes its BTR_MODIFY_TREE retry (X1): a root
-that is a leaf, a flagged leaf, online DDL, externally stored columns, the
-root not in the buffer pool or latched, or S not free */
+that is a leaf, a flagged leaf, online DDL, externally stored columns with
+innodb_btree_blink_leveled_external OFF, the root not in the buffer pool or
+latched, or S not free */
 bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
                       ulint **offsets, mem_heap_t **offsets_heap,
                       mem_heap_t **heap, big_rec_t **big_rec, upd_t *update,
                       ulint cmpl_info, que_thr_t *thr, trx_id_t trx_id,
-                      undo_no_t undo_no, mtr_t *mtr);
+                      undo_no_t undo_no, mtr_t *mtr,
+                      btr_pcur_t *pcur = nullptr);
 
 /** Whether this thread runs btr_cur_pessimistic_update() on index under
-btr_blink_update(): the update stores no column externally, takes no
-tablespace latch before the leaf split's right sibling (LO3), and reserves
-with btr_blink_update_reserve(). */
+btr_blink_update(): the update takes no tablespace latch before the leaf
+split's right sibling (LO3), and reserves with btr_blink_update_reserve(). */
 bool btr_blink_leveled_update(const dict_index_t *index);
+
+/** EX3: whether btr_cur_pessimistic_update() under btr_blink_update() must
+refuse a new version that stores columns externally, before any change:
+its caller writes none, or innodb_btree_blink_leveled_external is OFF. */
+bool btr_blink_update_refuses_external(const dict_index_t *index);
+
+/** EX3, EX4 (README.blink.md, "Updates, rollbacks and externally stored
+columns"): around the write of the columns a leveled update's new version
+stores externally (its caller's lob::btr_store_big_rec_extern_fields()), and
+around the freeing of those a rolled-back update wrote
+(btr_cur_pessimistic_update()), while this thread holds S for the update
+(btr_blink_update()): mark the thread as Blink_external_write does, so that
+pages are allocated and freed through its copy of the root's segment headers
+and Blink_external_pause gives S up, after publishing the update's leaf
+split.  Nothing on the exclusive path, nor inside a Blink_external_write. */
+class Blink_external_scope {
+ public:
+  explicit Blink_external_scope(const dict_index_t *index);
+  ~Blink_external_scope();
+  Blink_external_scope(const Blink_external_scope &) = delete;
+  Blink_external_scope &operator=(const Blink_external_scope &) = delete;
+
+ private:
+  /** The index, if the thread was marked here. */
+  const dict_index_t *m_index{nullptr};
+};
 
 /** LO3, RV2 for btr_blink_update(): at the reservation of
 btr_cur_pessimistic_update(), latch the right sibling, then take pages of
@@ -595,11 +628,12 @@ class Blink_external_write {
   const dict_index_t *m_index{nullptr};
 };
 
-/** EX1: around log_free_check() between two mini-transactions of a
-Blink_external_write, with no page latched: release its S and take it
-again, so that no wait for a checkpoint holds index->lock (a thread that
-holds a dirty page may be waiting for S behind a waiting X).  Nothing for
-any other index or thread. */
+/** EX1, EX3: around log_free_check() between two mini-transactions of a
+Blink_external_write or Blink_external_scope, with no page latched: publish
+the split of an update's leaf, release S and take it again, so that no wait
+for a checkpoint holds index->lock (a thread that holds a dirty page may be
+waiting for S behind a waiting X).  Nothing for any other index or
+thread. */
 class Blink_external_pause {
  public:
   explicit Blink_external_pause(const dict_index_t *index);
@@ -611,8 +645,9 @@ class Blink_external_pause {
   dict_index_t *m_index{nullptr};
 };
 
-/** EX1, EX2: whether this thread writes or frees externally stored columns
-of index under S (Blink_external_write, Blink_prepared_delete). */
+/** EX1..EX4: whether this thread writes or frees externally stored columns
+of index under S (Blink_external_write, Blink_prepared_delete,
+Blink_external_scope). */
 bool btr_blink_writes_external(const dict_index_t *index);
 
 /** EX2, LO4: btr_page_free_low() under btr_blink_writes_external(): free a
