@@ -15,6 +15,8 @@
 #               over the primary key)
 #       lob     inserts as append, each with a MEDIUMTEXT value of 20-100 KB
 #               stored off the page (README.blink.md EX1)
+#       lobupdate  updates that give preloaded rows, each once, such a value
+#               (EX3)
 #
 # One server holds both tables: `stock` created with innodb_btree_blink OFF,
 # `blink` with it ON (an index's protocol is its marker, M1), sysbench's
@@ -36,9 +38,11 @@ kind=${3:-select}
 case $kind in
   select) fn=btr_cur_search_to_nth_level;;
   append|random|lob) fn=row_insert_for_mysql;;
-  *) die "kind: select, append, random or lob";;
+  lobupdate) fn=row_update_for_mysql;;
+  *) die "kind: select, append, random, lob or lobupdate";;
 esac
-lob_column=$([ "$kind" = lob ] && echo ", t MEDIUMTEXT NULL" || true)
+lob=$(case $kind in lob|lobupdate) echo 1;; esac)
+lob_column=$([ "$lob" ] && echo ", t MEDIUMTEXT NULL" || true)
 FORK_PRESET=${FORK_PRESET:-release}
 export VARDIR=${VARDIR:-$FORK_BUILD_DIR/blink-callgrind} PORT=3398 PRESET=$FORK_PRESET
 obj=$(preset_obj "$FORK_PRESET")
@@ -60,7 +64,7 @@ for t in stock blink; do
     SET SESSION cte_max_recursion_depth = $rows;
     INSERT INTO $t WITH RECURSIVE q (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM q WHERE n < $rows)
       SELECT IF('$kind' = 'random', 2 * n, n), (n * 7919) % $rows, REPEAT(CHAR(97 + n % 26), 120),
-             REPEAT('p', 60)$([ "$kind" = lob ] && echo ", NULL" || true) FROM q;
+             REPEAT('p', 60)$([ "$lob" ] && echo ", NULL" || true) FROM q;
     ANALYZE TABLE $t;" >/dev/null
 done
 blink_type=$("${my[@]}" -e "SELECT GROUP_CONCAT(t.NAME, ':', i.TYPE & 4096 ORDER BY t.NAME)
@@ -89,14 +93,19 @@ awk -v n="$selects" -v rows="$rows" -v kind="$kind" 'BEGIN { srand(1);
     # append, lob: rows+1, rows+2, ...; random: odd ids, each gap once
     # (n <= rows)
     id = kind == "random" ? 2 * ((i * 7919) % rows) + 1 : rows + 1 + i
-    if (kind == "lob")
+    if (kind == "lobupdate")
+      printf "UPDATE TABLE SET t = REPEAT(\"t\", %d) WHERE id = %d;\n",
+             20000 + int(rand() * 80001), 1 + (i * 7919) % rows
+    else if (kind == "lob")
       printf "INSERT INTO TABLE VALUES (%d, %d, REPEAT(\"c\", 120), \"p\", REPEAT(\"t\", %d));\n",
              id, int(rand() * rows), 20000 + int(rand() * 80001)
     else
       printf "INSERT INTO TABLE VALUES (%d, %d, REPEAT(\"c\", 120), \"p\");\n", id, int(rand() * rows)
   } }' >"$queries"
-[ "$kind" = random ] && [ $((rows % 7919)) = 0 ] && die "rows must not be a multiple of 7919"
-[ "$kind" = random ] && [ "$selects" -gt "$rows" ] && die "random: at most rows inserts"
+case $kind in random|lobupdate)
+  [ $((rows % 7919)) = 0 ] && die "rows must not be a multiple of 7919"
+  [ "$selects" -gt "$rows" ] && die "$kind: at most rows statements";;
+esac
 for t in stock blink; do   # warm-up: every page in the buffer pool, plans cached
   "${my[@]}" sb -e "SELECT COUNT(*), SUM(LENGTH(c)) FROM $t; SELECT COUNT(*) FROM $t FORCE INDEX (k)" >/dev/null
   [ "$kind" = select ] && sed "s/TABLE/$t/" "$queries" | "${my[@]}" sb >/dev/null

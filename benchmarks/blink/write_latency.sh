@@ -12,7 +12,8 @@
 #           innodb_btree_blink_leveled_update (README.blink.md UP1);
 #   lob     $WRITES inserts of rows after the last, each with a MEDIUMTEXT
 #           value of 20-100 KB stored off the page; the switch is
-#           innodb_btree_blink_leveled_external (EX1).
+#           innodb_btree_blink_leveled_external (EX1);
+#   lobupdate  $WRITES updates that give random rows such a value (EX3).
 # With the switch OFF every such split or write holds the index lock in X
 # (the exclusive path), ON it holds S; stock holds SX, which stops no
 # reader.  The table is rebuilt before each
@@ -21,11 +22,11 @@
 # maximum latency (ms), queries per second, and their acquisitions of the
 # index lock with the milliseconds those took (performance_schema).
 #
-#   benchmarks/blink/write_latency.sh update|lob [rows] [repetitions]
+#   benchmarks/blink/write_latency.sh update|lob|lobupdate [rows] [repetitions]
 #                                                    (200000, 3)
 #
 # FORK_PRESET=release|debug (default release), SECS (default 30), WRITES
-# (default 20000 updates, 5000 inserts), WRITER_WAITS=1 (also times InnoDB's
+# (default 20000 updates, 5000 LOB writes), WRITER_WAITS=1 (also times InnoDB's
 # latches and file I/O, and prints the writer's six longest waits after
 # each run), BUFFER_POOL (default 2G; the
 # server is started with it unless one runs in VARDIR), VARDIR (default
@@ -43,7 +44,9 @@ case $workload in
           column="v VARCHAR(4000) NOT NULL DEFAULT ''" ;;
   lob) switch=leveled_external label=inserts writes=${WRITES:-5000}
        column="t MEDIUMTEXT NULL" ;;
-  *) die "usage: $0 update|lob [rows] [repetitions]" ;;
+  lobupdate) switch=leveled_external label=updates writes=${WRITES:-5000}
+             column="t MEDIUMTEXT NULL" ;;
+  *) die "usage: $0 update|lob|lobupdate [rows] [repetitions]" ;;
 esac
 FORK_PRESET=${FORK_PRESET:-release}
 obj=$(preset_obj "$FORK_PRESET")
@@ -73,6 +76,9 @@ awk -v w="$workload" -v n="$writes" -v rows="$rows" 'BEGIN { srand(7);
   for (i = 0; i < n; i++)
     if (w == "update")
       printf "UPDATE sbtest1 SET v = REPEAT(\"u\", 2000) WHERE id = %d;\n", 1 + int(rand() * rows)
+    else if (w == "lobupdate")
+      printf "UPDATE sbtest1 SET t = REPEAT(\"t\", %d) WHERE id = %d;\n",
+             20000 + int(rand() * 80001), 1 + int(rand() * rows)
     else
       printf "INSERT INTO sbtest1 (id, k, c, pad, t) VALUES (%d, 0, \"\", \"\", REPEAT(\"t\", %d));\n",
              rows + 1 + i, 20000 + int(rand() * 80001) }' > "$sql"
