@@ -33,19 +33,22 @@ POW2 = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 # profile's buffer pool (the summary gives each server's sizes).
 IO_SETS = dict(io_tables=4, io_table_size=1500000, io_split_rows=500000,
                io_split_threads=[32, 128], io_delete_rows=10)
+# The lob-write table's preloaded rows (workloads.LobWrite), their values
+# NULL until the run writes them.
+LOB_ROWS = 20000
 
 PROFILES = {
     # Seconds, for the test command: one server, tiny data, every workload
     # that needs no extra tool.
     "smoke": dict(servers=["fork"], workloads=["oltp_point_select", "oltp_read_write",
                                                "long-report", "split-insert"]
-                  + list(workloads.IO_WORKLOADS),
+                  + list(workloads.IO_WORKLOADS) + list(workloads.LOB_WORKLOADS),
                   threads=[1, 2], isolation=["RC"], time=2, warmup=0, repeats=1, tables=1,
                   table_size=1000, warehouses=1, tpcc_threads=[1], tpcc_time=10,
                   long_threads=2, long_time=6, long_delay=1, long_hold=2,
                   split_rows=3000, split_threads=4, split_time=4,
                   io_tables=1, io_table_size=3000, io_split_rows=3000, io_split_threads=[2],
-                  io_delete_rows=5, buffer_pool="256M", redo="64M"),
+                  io_delete_rows=5, lob_rows=500, buffer_pool="256M", redo="64M"),
     # Minutes, for a small machine: every workload, both servers.
     # stock twice: the A/A twin (stock-2) shows this machine's noise beside
     # every ratio.  Three repetitions, the fewest that give an interval
@@ -56,7 +59,7 @@ PROFILES = {
                   tables=4, table_size=20000, warehouses=2, tpcc_threads=[16], tpcc_time=20,
                   long_threads=8, long_time=40, long_delay=5, long_hold=15,
                   split_rows=40000, split_threads=32, split_time=20,
-                  **IO_SETS, buffer_pool="1G", redo="1G"),
+                  **IO_SETS, lob_rows=LOB_ROWS, buffer_pool="1G", redo="1G"),
     # Hours, for a NUMA server.
     "full": dict(servers=["stock", "fork", "ablations"],
                  workloads=["sysbench", "tpcc", "long-report", "split-insert"],
@@ -64,7 +67,7 @@ PROFILES = {
                  tables=16, table_size=1000000, warehouses=100, tpcc_threads=[16, 64, 256, 1024],
                  tpcc_time=300, long_threads=64, long_time=600, long_delay=60, long_hold=240,
                  split_rows=2000000, split_threads=32, split_time=300,
-                 **IO_SETS, buffer_pool="32G", redo="8G"),
+                 **IO_SETS, lob_rows=10 * LOB_ROWS, buffer_pool="32G", redo="8G"),
     # Half an hour per repetition on 2 cores: the io workloads, their data
     # sets over 8 times the buffer pool, reads past the OS cache (O_DIRECT),
     # each group from the buffer pool its restart emptied; split-insert on a
@@ -76,7 +79,7 @@ PROFILES = {
                isolation=["RR"], time=20, warmup=0, repeats=3, tables=1, table_size=1000,
                warehouses=1, tpcc_threads=[1], tpcc_time=10, long_threads=8, long_time=40,
                long_delay=5, long_hold=15, split_rows=20000, split_threads=32, split_time=20,
-               **IO_SETS, buffer_pool="128M", redo="256M",
+               **IO_SETS, lob_rows=LOB_ROWS, buffer_pool="128M", redo="256M",
                mysqld_opts=["innodb_flush_method=O_DIRECT"]),
 }
 

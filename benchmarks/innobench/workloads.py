@@ -492,14 +492,18 @@ class SplitInserts(Workload):
                       "%s-%d-r%d.log" % (self.log_name, threads, rep), sysbench_row, settled)
         splits = row["page_splits"]  # measure()'s
         inserted = row["writes"] if row.get("writes") is not None else row["transactions"]
+        row.update(workload=self.name, isolation="RR", threads=threads,
+                   splits_per_insert=splits / inserted if inserted else 0,
+                   check=self.check(server, p, inserted))
+        yield row
+
+    def check(self, server, p, inserted):
+        """CHECK TABLE and the row count after a point."""
         check = server.rows("CHECK TABLE sbtest.split_t")[-1]
         count = int(server.sql("SELECT COUNT(*) FROM sbtest.split_t"))
         expected = p[self.rows_key] + inserted
-        row.update(workload=self.name, isolation="RR", threads=threads,
-                   splits_per_insert=splits / inserted if inserted else 0,
-                   check="ok" if check[-1] == "OK" and count == expected else
-                   "FAILED: CHECK TABLE %s, %d rows, expected %d" % (check[-1], count, expected))
-        yield row
+        return "ok" if check[-1] == "OK" and count == expected else \
+            "FAILED: CHECK TABLE %s, %d rows, expected %d" % (check[-1], count, expected)
 
 
 class SplitInsertsRead(SplitInserts):
@@ -562,6 +566,35 @@ class SplitInsertsIORead(SplitInsertsIO):
                        read_p99_ms=r["p99_ms"])
         except Exception as e:  # the row says so; the writers' figures stand
             out["check"] = "FAILED: readers: %s" % e
+
+
+class LobWrite(SplitInsertsIORead):
+    """Writes of rows with a TEXT value of 20-100 KB stored off the page
+    (workloads/lob_write.lua): updates that give random rows a value,
+    inserts of rows with one and deletes, from split_threads threads, with
+    as many threads reading single rows by primary key in a sysbench
+    process of their own (results.csv read_*).  On a B-link table the
+    writes hold index->lock in S (storage/innobase/btr/README.blink.md,
+    EX1-EX4), stock's SX; the exclusive path (innodb_btree_blink_leveled_external
+    OFF) holds X.  A data set in memory, warmed as sysbench's."""
+    cold = False
+    name = "lob-write"
+    dataset = "lob"
+    script = os.path.join(BENCH, "workloads", "lob_write.lua")
+    log_name = "lob"
+    rows_key = "lob_rows"
+
+    def load(self, server, ctx):
+        server.sql("CREATE DATABASE IF NOT EXISTS sbtest")
+        ctx.run(server, self.argv(server, ctx.p, 1, 0, command="prepare"), "prepare-lob.log")
+
+    def groups(self, p):
+        return [{"isolation": "RR", "threads": p["split_threads"]}]
+
+    def check(self, server, p, inserted):
+        """CHECK TABLE: the count moves with the deletes and the inserts."""
+        check = server.rows("CHECK TABLE sbtest.lob_t")[-1]
+        return "ok" if check[-1] == "OK" else "FAILED: CHECK TABLE %s" % check[-1]
 
 
 def split_count(server):
@@ -656,6 +689,9 @@ SYSBENCH_NAMED_ONLY = ("oltp_insert", "oltp_insert-random", "oltp_write_only")
 # "Tables larger than the buffer pool").
 IO_WORKLOADS = ("split-insert-io", "split-insert-io-read", "oltp_insert-random-io",
                 "purge-heavy-io")
+# Writes of values stored off the page beside readers (named only; in the
+# smoke profile).
+LOB_WORKLOADS = ("lob-write",)
 SYSBENCH_VARIANTS = {"oltp_insert-random": ("oltp_insert",
                                             ["--auto_inc=off", "--mysql-ignore-errors=1062"])}
 
@@ -685,9 +721,11 @@ def make(names):
             out.append(SysbenchIO("oltp_insert", n, SYSBENCH_VARIANTS["oltp_insert-random"][1]))
         elif n == "purge-heavy-io":
             out.append(PurgeHeavyIO())
+        elif n == "lob-write":
+            out.append(LobWrite())
         else:
             raise ValueError("unknown workload %r: sysbench, %s, tpcc, long-report, split-insert,"
                              " split-insert-read, %s"
                              % (n, ", ".join(SYSBENCH_SCRIPTS + SYSBENCH_NAMED_ONLY),
-                                ", ".join(IO_WORKLOADS)))
+                                ", ".join(IO_WORKLOADS + LOB_WORKLOADS)))
     return out

@@ -77,6 +77,17 @@ class WorkloadsTest(unittest.TestCase):
         for name, p in main.PROFILES.items():
             for k in main.IO_SETS:
                 self.assertIn(k, p, name)
+            self.assertIn("lob_rows", p, name)
+
+    def test_lob_workload(self):
+        p = main.PROFILES["quick"]
+        w, = workloads.make(list(workloads.LOB_WORKLOADS))
+        self.assertEqual((w.name, w.dataset, w.cold), ("lob-write", "lob", False))
+        self.assertTrue(os.path.exists(w.script))
+        self.assertEqual(w.groups(p), [{"isolation": "RR", "threads": p["split_threads"]}])
+        server = type("Server", (), {"sock": "/s"})
+        self.assertIn("--rows=%d" % p["lob_rows"], w.argv(server, p, 4, 20))
+        self.assertIn("lob-write", main.PROFILES["smoke"]["workloads"])
 
 
 class MetricsTest(unittest.TestCase):
