@@ -54,6 +54,7 @@ btr0blink_unfinished.cc. */
 #include "page0page.h"
 #include "page0zip.h"
 #include "que0que.h"
+#include "row0upd.h"
 #include "srv0srv.h"
 #include "trx0trx.h"
 
@@ -815,6 +816,17 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
   caller's persistent cursor, as stock's. */
   const bool frees =
       (flags & BTR_NO_UNDO_LOG_FLAG) && !index->table->is_intrinsic();
+  /* EX4: a small change to a column is undone in place, in this
+  mini-transaction, which then holds the column's pages when it latches the
+  split's right sibling; purge's freeing of replaced columns, under SX, may
+  hold an undo page that a holder of that sibling waits for, and wait for
+  the column's first page. */
+  const bool undoes_in_place =
+      frees && std::any_of(update->fields, update->fields + update->n_fields,
+                           [](const upd_field_t &field) {
+                             return field.lob_diffs != nullptr &&
+                                    !field.lob_diffs->empty();
+                           });
   /* The exclusive path (X1), as for a row insert: a root that is a leaf, a
   flagged leaf (IS3, X2), online DDL; and, with
   innodb_btree_blink_leveled_external OFF, a record with externally stored
@@ -822,7 +834,8 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
   if (page_get_page_no(page) == dict_index_get_page(index) ||
       is_flagged(page, index) || dict_index_is_online_ddl(index) ||
       (rec_offs_any_extern(*offsets) &&
-       (!srv_btree_blink_leveled_external || (frees && pcur == nullptr))) ||
+       (!srv_btree_blink_leveled_external || (frees && pcur == nullptr) ||
+        undoes_in_place)) ||
       debug_split() ||
       /* The caller's stock path refuses then (DB_LOCK_TABLE_FULL). */
       buf_LRU_buf_pool_running_out() || !note_root_nowait(index) ||
@@ -932,9 +945,13 @@ Blink_external_pause::Blink_external_pause(const dict_index_t *index) {
     return;
   }
   /* No page is latched: the write is between two mini-transactions.  An
-  update's leaf split (EX3) is published before S is given up (SP2). */
+  update's leaf split (EX3) is published before S is given up (SP2), unmarked:
+  its parent splits and a root raise allocate pages of the index's levels
+  from their own copy of the segment headers, not pages of the column. */
   ut_ad(t_splits.held == index);
+  t_splits.external = nullptr;
   btr_blink_insert_done();
+  t_splits.external = index;
   /* An update's split is published; no value is written yet
   (blink_external_update.test). */
   DBUG_EXECUTE_IF("blink_crash_before_external_write", crash_now(););

@@ -121,8 +121,8 @@ struct btr_blink_stats_t {
   columns under index->lock in S. */
   std::atomic<uint64_t> external_writes{0};
   /** EX2, EX4: deletes by purge or rollback of records with externally
-  stored columns, and rollbacks of updates that freed the columns they
-  wrote, that ran under index->lock in S. */
+  stored columns, and rollbacks of updates of such records, that ran under
+  index->lock in S. */
   std::atomic<uint64_t> external_frees{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
