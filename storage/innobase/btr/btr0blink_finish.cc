@@ -144,6 +144,9 @@ struct Leveled_splits {
   /** LO1: the index whose S this thread's leaf split could not take
   without waiting (btr_blink_insert_retry()). */
   const dict_index_t *retry{nullptr};
+  /** LO1: this row's update has waited for S once already
+  (btr_blink_update_retry()); reset by btr_blink_insert_done(). */
+  bool update_retried{false};
   /** X2 is not needed for this index: every split of it was finished and
   no other thread writes it (IMPORT, Blink_finished_scope). */
   const dict_index_t *finished{nullptr};
@@ -808,6 +811,8 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
                       ulint cmpl_info, que_thr_t *thr, trx_id_t trx_id,
                       undo_no_t undo_no, mtr_t *mtr, btr_pcur_t *pcur) {
   dict_index_t *index = cursor->index;
+  /* LO1: set below if this attempt is refused S. */
+  t_splits.retry = nullptr;
   if (!index->blink || *err != DB_OVERFLOW || !srv_btree_blink_leveled_update) {
     return false;
   }
@@ -838,8 +843,15 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
         undoes_in_place)) ||
       debug_split() ||
       /* The caller's stock path refuses then (DB_LOCK_TABLE_FULL). */
-      buf_LRU_buf_pool_running_out() || !note_root_nowait(index) ||
-      !hold_s(index, thr, false)) {
+      buf_LRU_buf_pool_running_out() || !note_root_nowait(index)) {
+    return false;
+  }
+  DEBUG_SYNC_C("blink_update_split");
+  if (!hold_s(index, thr, false)) {
+    /* LO1: the caller may wait for S with no latch held and try once more
+    (btr_blink_update_retry(), or btr_blink_insert_retry() for an insert
+    over a delete-marked record). */
+    t_splits.retry = index;
     return false;
   }
   if (*heap == nullptr) {
@@ -871,6 +883,24 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
   if (!t_splits.flagged.empty()) {
     btr_blink_stats.leveled_splits.fetch_add(1, std::memory_order_relaxed);
   }
+  return true;
+}
+
+bool btr_blink_update_retry(btr_pcur_t *pcur, ulint **offsets,
+                            mem_heap_t **heap, mtr_t *mtr) {
+  dict_index_t *index = pcur->index();
+  if (t_splits.retry != index || t_splits.update_retried) {
+    return false;
+  }
+  t_splits.update_retried = true;
+  mtr->commit();
+  btr_blink_insert_retry(index);
+  mtr->start();
+  /* The transaction holds the record's lock, as for the caller's own
+  restore on the exclusive path. */
+  ut_a(pcur->restore_position(BTR_MODIFY_LEAF, mtr, UT_LOCATION_HERE));
+  *offsets = rec_get_offsets(pcur->get_rec(), index, *offsets, ULINT_UNDEFINED,
+                             UT_LOCATION_HERE, heap);
   return true;
 }
 
@@ -1071,6 +1101,7 @@ void btr_blink_insert_done() {
     release_holder();
   }
   t_splits.descended = nullptr;
+  t_splits.update_retried = false;
 
   dict_index_t *met_index = t_splits.met_index;
   if (met_index != nullptr) {

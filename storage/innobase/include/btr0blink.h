@@ -104,8 +104,8 @@ struct btr_blink_stats_t {
   /** X1: structure changes that took the exclusive path: a B-link
   BTR_MODIFY_TREE search, which holds index->lock in X. */
   std::atomic<uint64_t> exclusive_paths{0};
-  /** LO1: row inserts that waited for an X and tried the leaf again
-  (btr_blink_insert_retry()). */
+  /** LO1: row inserts and updates that waited for an X and tried the leaf
+  again (btr_blink_insert_retry(), btr_blink_update_retry()). */
   std::atomic<uint64_t> insert_retries{0};
   /** X3: structure changes of an exclusive path that failed (as on a full
   tablespace) because X2 could not finish a split on their path. */
@@ -560,6 +560,18 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
                       ulint cmpl_info, que_thr_t *thr, trx_id_t trx_id,
                       undo_no_t undo_no, mtr_t *mtr,
                       btr_pcur_t *pcur = nullptr);
+
+/** LO1 for btr_blink_update() (row_upd_clust_rec()): if its last attempt
+was refused S, and the row's update has not waited yet, commit, wait for S
+with nothing latched (btr_blink_insert_retry()), start the mini-transaction
+again and restore the cursor on the record with BTR_MODIFY_LEAF, so that the
+caller tries btr_blink_update() once more instead of taking the exclusive
+path, whose X request would in turn refuse S to every concurrent update.
+@param[in,out] offsets  the record's offsets, computed again
+@param[in,out] heap     their heap
+@return whether the caller tries again; if false, mtr is as it was */
+bool btr_blink_update_retry(btr_pcur_t *pcur, ulint **offsets,
+                            mem_heap_t **heap, mtr_t *mtr);
 
 /** Whether this thread runs btr_cur_pessimistic_update() on index under
 btr_blink_update(): the update takes no tablespace latch before the leaf
