@@ -552,8 +552,9 @@ The other parameters are btr_cur_pessimistic_update()'s.
                         its update wrote (EX4)
 @return false if the caller takes its BTR_MODIFY_TREE retry (X1): a root
 that is a leaf, a flagged leaf, online DDL, externally stored columns with
-innodb_btree_blink_leveled_external OFF, the root not in the buffer pool or
-latched, or S not free */
+innodb_btree_blink_leveled_external OFF, a rollback that undoes a change to
+one in place, the root not in the buffer pool or latched, or S not free
+(which btr_blink_update_retry() waits for once) */
 bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
                       ulint **offsets, mem_heap_t **offsets_heap,
                       mem_heap_t **heap, big_rec_t **big_rec, upd_t *update,
