@@ -43,6 +43,7 @@ btr0blink_unfinished.cc. */
 #include "buf0lru.h"
 #include "dict0dict.h"
 #include "fsp0fsp.h"
+#include "lob0lob.h"
 #include "lock0lock.h"
 #include "log0buf.h"
 #include "log0chkp.h"
@@ -1026,6 +1027,16 @@ Blink_external_scope::~Blink_external_scope() {
   and S held, until the caller's commit (blink_external_update.test). */
   DBUG_EXECUTE_IF("blink_crash_after_external_update",
                   if (!btr_blink_leveled_update(m_index)) crash_now(););
+}
+
+dberr_t btr_blink_write_by_modify(trx_t *trx, btr_pcur_t *pcur,
+                                  const upd_t *update, ulint *offsets,
+                                  big_rec_t *big_rec, mtr_t *mtr) {
+  const Blink_external_scope blink(pcur->index());
+  const dberr_t err = lob::btr_store_big_rec_extern_fields(
+      trx, pcur, update, offsets, big_rec, mtr, lob::OPCODE_INSERT_UPDATE);
+  dtuple_big_rec_free(big_rec);
+  return err;
 }
 
 bool btr_blink_writes_external(const dict_index_t *index) {

@@ -605,6 +605,15 @@ class Blink_external_scope {
   const dict_index_t *m_index{nullptr};
 };
 
+/** EX3 for an insert over a delete-marked record
+(row_ins_clust_index_entry_by_modify()) whose btr_blink_update() made a
+new version that stores columns externally: write them as stock's
+pessimistic path does, under a Blink_external_scope, and free big_rec.
+@return what lob::btr_store_big_rec_extern_fields() returned */
+dberr_t btr_blink_write_by_modify(trx_t *trx, btr_pcur_t *pcur,
+                                  const upd_t *update, ulint *offsets,
+                                  big_rec_t *big_rec, mtr_t *mtr);
+
 /** LO3, RV2 for btr_blink_update(): at the reservation of
 btr_cur_pessimistic_update(), latch the right sibling, then take pages of
 the reserve as a row insert's leaf split does, or reserve extents as the
