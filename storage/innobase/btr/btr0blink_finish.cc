@@ -1093,6 +1093,7 @@ bool btr_blink_insert_retry(const dict_index_t *index) {
   DEBUG_SYNC_C("blink_insert_retry");
   rw_lock_s_lock(lock, UT_LOCATION_HERE);
   rw_lock_s_unlock(lock);
+  DEBUG_SYNC_C("blink_insert_retried");
   btr_blink_stats.insert_retries.fetch_add(1, std::memory_order_relaxed);
   /* As before every attempt of a row insert. */
   log_free_check();
