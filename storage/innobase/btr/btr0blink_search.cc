@@ -18,8 +18,8 @@ The descent of a B-link index to its leaf level without latch coupling:
 one page latched at a time on the way down, move-right by the high key,
 move-left for the searches that latch the left neighbour too, and the
 descents to the first and last leaf.  The rules are in btr/README.blink.md:
-D1..D8 under "Descent with move-right", G0 under "Merges and discards", C1..C3
-under "Corrupt pages". */
+D1..D8 under "Descent with move-right", LF1..LF3 under "Descents without the
+index lock", G0 under "Merges and discards", C1..C3 under "Corrupt pages". */
 
 #include "btr0blink.h"
 
@@ -39,7 +39,9 @@ under "Corrupt pages". */
 #include "rem0cmp.h"
 #include "srv0srv.h"
 #include "sync0rw.h"
+#include "ut0rnd.h"
 
+#include <chrono>
 #include <string>
 #include <thread>
 
@@ -147,11 +149,11 @@ struct Latched {
 than move right; then it moves right as the other descents do. */
 constexpr ulint ESTIMATE_RESTARTS = 3;
 
-/** C1: more restarts than this mean a corrupt index.  Under index->lock in
-S (D1) no page is freed and a deleted page is not reused (PD5), so a page
-reached by an old page number is what the descent expected except after a
-root raise, which adds one level, or in D5 after a deletion of the left
-neighbour: at most one restart per level an index can have, plus D8's. */
+/** C1: more restarts than this mean a corrupt index.  Under D1 no page is
+freed and a deleted page is not reused (PD5), so a page reached by an old
+page number is what the descent expected except after a root raise, which
+adds one level, or in D5 after a deletion of the left neighbour: at most
+one restart per level an index can have, plus D8's. */
 constexpr ulint MAX_RESTARTS = BTR_MAX_LEVELS + ESTIMATE_RESTARTS;
 
 /** What a descent found wrong last: the page, the level it expected there,
@@ -166,9 +168,10 @@ struct Mismatch {
 enum class Blink_target { KEY, FIRST, LAST };
 
 /** One search of a B-link index down to its leaf level (README.blink.md,
-D1..D8).  Holds index->lock in S (or the caller does) for its whole run, so
-that no merge or discard runs meanwhile (G0): the only structure changes
-it can meet are splits, which move key ranges to the right only (S1). */
+D1..D8).  No X runs for its whole run: it holds index->lock in S (or the
+caller does), or announces itself without the lock (LF1), so that no merge
+or discard runs meanwhile (G0): the only structure changes it can meet are
+splits and deletions, which move key ranges to the right only (S1, PD2). */
 class Blink_descent {
  public:
   /** @param[in] target    KEY: the leaf for tuple and mode; FIRST, LAST:
@@ -766,28 +769,55 @@ void Blink_descent::report_corrupt(bool may_return) {
   mark_and_stop(m_index);
 }
 
-/** Run a descent under index->lock in S (D1), unless the caller or this
-thread's holder (LO1: SP2, EX1) holds the lock, and release the lock once
-the leaf is latched, as the stock leaf searches do; report a corrupt index
-(C3) once the lock is released. */
+/** LF1: announce a descent of index without its lock, unless an X holds or
+waits for the lock; the caller then takes S (D1).
+@return whether the descent is announced */
+bool announce_unlocked(dict_index_t *index) {
+  rw_lock_t *lock = dict_index_get_lock(index);
+  /* LF3: marked before the announcement, which the X's load of the mark
+  then follows in the single total order, or the X is seen below. */
+  if (!lock->unlocked_readers.load()) {
+    lock->unlocked_readers.store(true);
+  }
+  blink_epoch::Thread_slot &slot = btr_blink_epoch_slot();
+  slot.enter_unlocked(lock);
+  /* An X granted, or reserved while it waits for S holders to leave. */
+  if (lock->lock_word.load() > 0) {
+    return true;
+  }
+  slot.leave_unlocked();
+  btr_blink_stats.locked_descents.fetch_add(1, std::memory_order_relaxed);
+  return false;
+}
+
+/** Run a descent without index->lock (LF1) or under it in S (D1), unless
+the caller or this thread's holder (LO1: SP2, EX1) holds the lock, and
+release the lock once the leaf is latched, as the stock leaf searches do;
+report a corrupt index (C3) once the lock is released. */
 void run_under_s_lock(Blink_descent &descent, dict_index_t *index,
                       bool s_latch_by_caller, mtr_t *mtr) {
-  const ulint savepoint = mtr_set_savepoint(mtr);
   const bool take_lock = !s_latch_by_caller && !srv_read_only_mode &&
                          !btr_blink_holds_s(index);
-  if (take_lock) {
-    mtr_s_lock(dict_index_get_lock(index), mtr, UT_LOCATION_HERE);
-  }
-  ut_ad(srv_read_only_mode ||
-        rw_lock_own_flagged(dict_index_get_lock(index),
-                            RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX |
-                                RW_LOCK_FLAG_X));
-
-  const bool found = descent.run();
-
-  if (take_lock) {
-    mtr_release_s_latch_at_savepoint(mtr, savepoint,
-                                     dict_index_get_lock(index));
+  bool found;
+  if (take_lock && srv_btree_blink_unlocked_descents &&
+      announce_unlocked(index)) {
+    DEBUG_SYNC_C("blink_descent_unlocked");
+    found = descent.run();
+    btr_blink_epoch_slot().leave_unlocked();
+  } else {
+    const ulint savepoint = mtr_set_savepoint(mtr);
+    if (take_lock) {
+      mtr_s_lock(dict_index_get_lock(index), mtr, UT_LOCATION_HERE);
+    }
+    ut_ad(srv_read_only_mode ||
+          rw_lock_own_flagged(dict_index_get_lock(index),
+                              RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX |
+                                  RW_LOCK_FLAG_X));
+    found = descent.run();
+    if (take_lock) {
+      mtr_release_s_latch_at_savepoint(mtr, savepoint,
+                                       dict_index_get_lock(index));
+    }
   }
   if (!found) {
     descent.report_corrupt();
@@ -795,6 +825,25 @@ void run_under_s_lock(Blink_descent &descent, dict_index_t *index,
 }
 
 }  // namespace
+
+bool srv_btree_blink_unlocked_descents = true;
+
+void btr_blink_wait_for_unlocked_descents(const rw_lock_t *lock) {
+  const blink_epoch::Registry &epochs = btr_blink_epochs();
+  if (!epochs.announced_unlocked(lock)) {
+    return;
+  }
+  btr_blink_stats.exclusive_drains.fetch_add(1, std::memory_order_relaxed);
+  /* A descent latches one page at a time and may wait for a page read:
+  spin as for a lock, then sleep. */
+  for (ulint i = 0; epochs.announced_unlocked(lock); ++i) {
+    if (i < srv_n_spin_wait_rounds) {
+      ut_delay(ut::random_from_interval_fast(0, srv_spin_wait_delay));
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+}
 
 void btr_blink_mark_found_corrupt() {
   dict_index_t *index = t_found_corrupt;

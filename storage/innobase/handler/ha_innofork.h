@@ -89,6 +89,16 @@ static MYSQL_SYSVAR_BOOL(
     "under the index lock in X, which stops every reader of the index.",
     nullptr, nullptr, true);
 
+static MYSQL_SYSVAR_BOOL(
+    btree_blink_unlocked_descents, srv_btree_blink_unlocked_descents,
+    PLUGIN_VAR_OPCMDARG,
+    "On B-link indexes, a descent to the leaf level takes no index lock: it "
+    "announces itself in a slot of its thread, and an X on the index lock "
+    "waits for the descents announced (innofork, "
+    "btr/README.blink.md, Descents without the index lock). OFF: every "
+    "descent holds the index lock in S, as in stock.",
+    nullptr, nullptr, true);
+
 /** innodb_trx_throttling: the gate follows the variable. */
 static void trx_throttling_update(THD *, SYS_VAR *, void *var_ptr,
                                   const void *save) {
@@ -290,6 +300,7 @@ static MYSQL_SYSVAR_ULONG(
       MYSQL_SYSVAR(btree_blink_page_delete),                            \
       MYSQL_SYSVAR(btree_blink_leveled_update),                         \
       MYSQL_SYSVAR(btree_blink_leveled_external),                       \
+      MYSQL_SYSVAR(btree_blink_unlocked_descents),                      \
       MYSQL_SYSVAR(trx_throttling),                                     \
       MYSQL_SYSVAR(trx_throttling_timeout), INNOFORK_DEBUG_SYSTEM_VARIABLES
 
@@ -408,6 +419,12 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
        SHOW_SCOPE_GLOBAL},                                                 \
       {"btree_blink_external_frees",                                       \
        (char *)&btr_blink_stats.external_frees, SHOW_LONGLONG,             \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_locked_descents",                                      \
+       (char *)&btr_blink_stats.locked_descents, SHOW_LONGLONG,            \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_exclusive_drains",                                     \
+       (char *)&btr_blink_stats.exclusive_drains, SHOW_LONGLONG,           \
        SHOW_SCOPE_GLOBAL},                                                 \
       INNOFORK_RESERVE_STATUS(pages_taken),                               \
       INNOFORK_RESERVE_STATUS(empty),                                     \

@@ -124,6 +124,12 @@ struct btr_blink_stats_t {
   stored columns, and rollbacks of updates of such records, that ran under
   index->lock in S. */
   std::atomic<uint64_t> external_frees{0};
+  /** LF1: descents that found an X holding or waiting for index->lock and
+  took S (D1) instead of running without the lock. */
+  std::atomic<uint64_t> locked_descents{0};
+  /** LF2: X grants on the lock of a B-link index that waited for descents
+  running without it. */
+  std::atomic<uint64_t> exclusive_drains{0};
 };
 extern btr_blink_stats_t btr_blink_stats;
 
@@ -137,6 +143,11 @@ blink_epoch::Registry &btr_blink_epochs();
 
 /** PD5: this thread's slot in btr_blink_epochs(). */
 blink_epoch::Thread_slot &btr_blink_epoch_slot();
+
+/** innodb_btree_blink_unlocked_descents: whether a descent of a B-link
+index runs without index->lock, announced in its thread's slot (LF1..LF3);
+OFF, it holds the lock in S (D1). */
+extern bool srv_btree_blink_unlocked_descents;
 
 /** innodb_btree_blink_page_delete: whether purge and rollback delete the
 leaves they empty under index->lock in S, and no page is merged (PD1-PD4);

@@ -25,7 +25,11 @@ for more details.
  stamp after its mini-transaction has committed; a page stamped s may be
  reused once the *horizon* (the oldest epoch announced, or the current one if
  none) is above s.  No read-modify-write on a shared word in the announcing
- thread: a load of the epoch and a store to its own cache line. */
+ thread: a load of the epoch and a store to its own cache line.
+
+ The same slots carry the announcements of descents that run without their
+ index's lock (README.blink.md, LF1..LF3): an X on the lock waits until no
+ slot names it. */
 
 #ifndef btr0blink_epoch_h
 #define btr0blink_epoch_h
@@ -49,6 +53,9 @@ class Registry {
   struct alignas(64) Slot {
     /** The epoch the thread started in, or QUIESCENT */
     std::atomic<uint64_t> epoch{QUIESCENT};
+    /** LF1: the lock of the tree the thread descends without taking it, or
+    nullptr */
+    std::atomic<const void *> unlocked{nullptr};
     /** Whether a thread owns the slot */
     std::atomic<bool> taken{false};
   };
@@ -85,6 +92,7 @@ class Registry {
   /** Give a quiescent slot back. */
   void release(Slot *slot) {
     slot->epoch.store(QUIESCENT, std::memory_order_relaxed);
+    slot->unlocked.store(nullptr, std::memory_order_relaxed);
     slot->taken.store(false, std::memory_order_release);
   }
 
@@ -127,6 +135,34 @@ class Registry {
       }
     }
     return oldest;
+  }
+
+  /** LF1: announce in slot a descent of the tree whose lock is lock, without
+  the lock.  Sequentially consistent, before the caller's load of the lock's
+  state: either that load sees an X that came first, or the X's
+  announced_unlocked() sees this store (README.blink.md, LF3). */
+  void enter_unlocked(Slot *slot, const void *lock) {
+    slot->unlocked.store(lock, std::memory_order_seq_cst);
+  }
+
+  /** LF1: end the announcement of an unlocked descent; what the descent
+  did happens before the return of an announced_unlocked() that sees it. */
+  void leave_unlocked(Slot *slot) {
+    slot->unlocked.store(nullptr, std::memory_order_release);
+  }
+
+  /** LF2: whether any thread announces an unlocked descent of the tree whose
+  lock is lock */
+  bool announced_unlocked(const void *lock) const {
+    for (Chunk *chunk = m_chunks.load(std::memory_order_acquire);
+         chunk != nullptr; chunk = chunk->next) {
+      for (const Slot &slot : chunk->slots) {
+        if (slot.unlocked.load(std::memory_order_seq_cst) == lock) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** @return the slots allocated so far */
@@ -202,6 +238,25 @@ class Thread_slot {
 
   /** @return whether the thread announces an epoch */
   bool entered() const { return m_depth > 0; }
+
+  /** LF1: announce an unlocked descent of the tree whose lock is lock; a
+  thread runs one descent at a time. */
+  void enter_unlocked(const void *lock) {
+    if (m_slot == nullptr) {
+      m_slot = m_registry.acquire();
+    }
+    m_registry.enter_unlocked(m_slot, lock);
+  }
+
+  void leave_unlocked() { m_registry.leave_unlocked(m_slot); }
+
+  /** @return the lock of the tree the thread descends without it, or
+  nullptr */
+  const void *unlocked() const {
+    return m_slot == nullptr
+               ? nullptr
+               : m_slot->unlocked.load(std::memory_order_relaxed);
+  }
 
  private:
   Registry &m_registry;

@@ -17,7 +17,8 @@ for more details.
 its deletion is reused only when no thread that announced before the stamp
 still announces; threads that announce after it do not hold it back; slots
 are reused; and, with threads, no reader ever reaches a page that has been
-reused (run plainly and under ThreadSanitizer). */
+reused (run plainly and under ThreadSanitizer).  LF1..LF3: an X never
+overlaps a descent that runs without the lock. */
 
 #include <gtest/gtest.h>
 
@@ -173,6 +174,87 @@ TEST(blink_epoch, no_reader_reaches_a_reused_page) {
   EXPECT_GT(reads.load(), 0u);
   /* The horizon moves: pages are reused while readers run. */
   EXPECT_GT(recycled, 0u);
+}
+
+/* LF1, LF2: an unlocked descent is announced by the lock it does not take,
+in its thread's slot, until it ends. */
+TEST(blink_epoch, unlocked_descents_are_announced_by_their_lock) {
+  Registry registry;
+  int lock_a = 0, lock_b = 0;
+  Thread_slot slot(registry);
+  EXPECT_EQ(slot.unlocked(), nullptr);
+  slot.enter_unlocked(&lock_a);
+  EXPECT_TRUE(registry.announced_unlocked(&lock_a));
+  EXPECT_FALSE(registry.announced_unlocked(&lock_b));
+  EXPECT_EQ(slot.unlocked(), &lock_a);
+  slot.leave_unlocked();
+  EXPECT_FALSE(registry.announced_unlocked(&lock_a));
+  EXPECT_EQ(slot.unlocked(), nullptr);
+}
+
+/* LF3: an X that waits, once it holds the lock word, until no slot announces
+the lock never overlaps a descent that announced itself and then found the
+lock word free.  The X writes two words one after the other; a reader that
+overlapped it would see them differ. */
+TEST(blink_epoch, no_unlocked_descent_overlaps_an_x) {
+  Registry registry;
+  std::atomic<int> lock_word{0};
+  std::atomic<uint64_t> first{0}, second{0};
+  std::atomic<bool> stop{false};
+  std::atomic<uint64_t> overlaps{0}, unlocked{0}, refused{0};
+
+  auto reader = [&]() {
+    Thread_slot slot(registry);
+    while (!stop.load(std::memory_order_relaxed)) {
+      slot.enter_unlocked(&lock_word);
+      if (lock_word.load(std::memory_order_seq_cst) != 0) {
+        /* An X holds or waits: a descent takes S instead, which waits. */
+        slot.leave_unlocked();
+        refused.fetch_add(1, std::memory_order_relaxed);
+        while (lock_word.load(std::memory_order_seq_cst) != 0) {
+          std::this_thread::yield();
+        }
+        continue;
+      }
+      const uint64_t a = first.load(std::memory_order_relaxed);
+      std::this_thread::yield();
+      const uint64_t b = second.load(std::memory_order_relaxed);
+      slot.leave_unlocked();
+      if (a != b) {
+        overlaps.fetch_add(1);
+      }
+      unlocked.fetch_add(1, std::memory_order_relaxed);
+    }
+  };
+
+  std::vector<std::thread> readers;
+  for (int i = 0; i < 3; ++i) {
+    readers.emplace_back(reader);
+  }
+  for (uint64_t round = 1; round <= 5000; ++round) {
+    int free_word = 0;
+    while (!lock_word.compare_exchange_strong(free_word, 1)) {
+      free_word = 0;
+    }
+    while (registry.announced_unlocked(&lock_word)) {
+      std::this_thread::yield();
+    }
+    first.store(round, std::memory_order_relaxed);
+    std::this_thread::yield();
+    second.store(round, std::memory_order_relaxed);
+    lock_word.store(0, std::memory_order_seq_cst);
+    /* Let a reader in between two X. */
+    const uint64_t reads = unlocked.load();
+    while (unlocked.load() == reads) {
+      std::this_thread::yield();
+    }
+  }
+  stop = true;
+  for (auto &t : readers) {
+    t.join();
+  }
+  EXPECT_EQ(overlaps.load(), 0u);
+  EXPECT_GT(unlocked.load(), 0u);
 }
 
 }  // namespace
