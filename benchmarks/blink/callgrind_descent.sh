@@ -25,7 +25,10 @@
 # point selects (random ids, one connection) run on each table with
 # instrumentation on for that phase only, and each phase is dumped.  Prints,
 # per table, instructions per select for the whole server and inside
-# btr_cur_search_to_nth_level() (the descent, inclusive).
+# btr_cur_search_to_nth_level() (the descent, inclusive).  For selects, a
+# third phase, blink_locked, runs them on `blink` again with
+# innodb_btree_blink_unlocked_descents OFF: every descent takes the index
+# lock in S (README.blink.md D1) instead of announcing itself (LF1).
 # FORK_PRESET=release|debug (default release), VARDIR (default
 # build/blink-callgrind).
 set -euo pipefail
@@ -110,20 +113,22 @@ for t in stock blink; do   # warm-up: every page in the buffer pool, plans cache
   "${my[@]}" sb -e "SELECT COUNT(*), SUM(LENGTH(c)) FROM $t; SELECT COUNT(*) FROM $t FORCE INDEX (k)" >/dev/null
   [ "$kind" = select ] && sed "s/TABLE/$t/" "$queries" | "${my[@]}" sb >/dev/null
 done
-for t in stock blink; do
+phases="stock blink$([ "$kind" = select ] && echo " blink_locked" || true)"
+for phase in $phases; do
+  [ "$phase" = blink_locked ] && "${my[@]}" -e "SET GLOBAL innodb_btree_blink_unlocked_descents = OFF"
   callgrind_control -i on $vg >/dev/null
-  sed "s/TABLE/$t/" "$queries" | "${my[@]}" sb >/dev/null
+  sed "s/TABLE/${phase%_locked}/" "$queries" | "${my[@]}" sb >/dev/null
   callgrind_control -i off $vg >/dev/null
-  callgrind_control -d "$t" $vg >/dev/null
+  callgrind_control -d "$phase" $vg >/dev/null
 done
 "$obj/bin/mysqladmin" --defaults-file="$VARDIR/my.cnf" -uroot shutdown
 wait $vg || true
 
-printf '%-6s %14s %30s\n' table "Ir/$kind" "$fn Ir/$kind"
-for t in stock blink; do
+printf '%-12s %14s %30s\n' table "Ir/$kind" "$fn Ir/$kind"
+for t in $phases; do
   f=$(grep -l "^desc: Trigger: dump $t\$" "$VARDIR"/cg.out.*)
   total=$(awk '/^totals:/ { print $2 }' "$f")
   inner=$(callgrind_annotate --inclusive=yes "$f" 2>/dev/null |
     awk -v fn="$fn(" 'index($0, fn) && !n++ { gsub(",", "", $1); print $1 }')
-  printf '%-6s %14d %30d\n' $t $((total / selects)) $((${inner:-0} / selects))
+  printf '%-12s %14d %30d\n' $t $((total / selects)) $((${inner:-0} / selects))
 done

@@ -770,7 +770,7 @@ void Blink_descent::report_corrupt(bool may_return) {
 }
 
 /** LF1: announce a descent of index without its lock, unless an X holds or
-waits for the lock; the caller then takes S (D1).
+has reserved the lock; the caller then takes S (D1).
 @return whether the descent is announced */
 bool announce_unlocked(dict_index_t *index) {
   rw_lock_t *lock = dict_index_get_lock(index);
@@ -801,9 +801,11 @@ void run_under_s_lock(Blink_descent &descent, dict_index_t *index,
   bool found;
   if (take_lock && srv_btree_blink_unlocked_descents &&
       announce_unlocked(index)) {
+    blink_epoch::Thread_slot &slot = btr_blink_epoch_slot();
+    const blink_epoch::Unlocked_guard unlocked(slot);
+    ut_ad(slot.unlocked() == dict_index_get_lock(index));
     DEBUG_SYNC_C("blink_descent_unlocked");
     found = descent.run();
-    btr_blink_epoch_slot().leave_unlocked();
   } else {
     const ulint savepoint = mtr_set_savepoint(mtr);
     if (take_lock) {
@@ -830,17 +832,33 @@ bool srv_btree_blink_unlocked_descents = true;
 
 void btr_blink_wait_for_unlocked_descents(const rw_lock_t *lock) {
   const blink_epoch::Registry &epochs = btr_blink_epochs();
+  /* A thread never asks for X inside its own unlocked descent: it would
+  wait for itself. */
+  ut_ad(btr_blink_epoch_slot().unlocked() != lock);
   if (!epochs.announced_unlocked(lock)) {
     return;
   }
   btr_blink_stats.exclusive_drains.fetch_add(1, std::memory_order_relaxed);
-  /* A descent latches one page at a time and may wait for a page read:
-  spin as for a lock, then sleep. */
+  /* A descent latches a page or two at a time and may wait for a page
+  read: spin as for a lock, yield, then sleep. */
+  constexpr ulint YIELDS = 100;
+  const auto start = std::chrono::steady_clock::now();
+  bool warned = false;
   for (ulint i = 0; epochs.announced_unlocked(lock); ++i) {
     if (i < srv_n_spin_wait_rounds) {
       ut_delay(ut::random_from_interval_fast(0, srv_spin_wait_delay));
+    } else if (i < srv_n_spin_wait_rounds + YIELDS) {
+      std::this_thread::yield();
     } else {
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
+      std::this_thread::sleep_for(std::chrono::microseconds(20));
+      if (!warned &&
+          std::chrono::steady_clock::now() - start > std::chrono::seconds(1)) {
+        /* Not in the sync array: the semaphore monitor does not see it. */
+        ib::warn() << "An X on the lock of a B-link index has waited 1 s"
+                   << " for descents that run without the lock"
+                   << " (btr/README.blink.md LF2)";
+        warned = true;
+      }
     }
   }
 }

@@ -92,7 +92,6 @@ class Registry {
   /** Give a quiescent slot back. */
   void release(Slot *slot) {
     slot->epoch.store(QUIESCENT, std::memory_order_relaxed);
-    slot->unlocked.store(nullptr, std::memory_order_relaxed);
     slot->taken.store(false, std::memory_order_release);
   }
 
@@ -154,7 +153,9 @@ class Registry {
   /** LF2: whether any thread announces an unlocked descent of the tree whose
   lock is lock */
   bool announced_unlocked(const void *lock) const {
-    for (Chunk *chunk = m_chunks.load(std::memory_order_acquire);
+    /* Sequentially consistent, as grow()'s store: a chunk added by the
+    announcing thread is seen (LF3 holds for a slot in a new chunk). */
+    for (Chunk *chunk = m_chunks.load(std::memory_order_seq_cst);
          chunk != nullptr; chunk = chunk->next) {
       for (const Slot &slot : chunk->slots) {
         if (slot.unlocked.load(std::memory_order_seq_cst) == lock) {
@@ -197,7 +198,7 @@ class Registry {
     }
     Chunk *chunk = new Chunk;
     chunk->next = head;
-    m_chunks.store(chunk, std::memory_order_release);
+    m_chunks.store(chunk, std::memory_order_seq_cst);
   }
 
   /** The current epoch; starts above QUIESCENT */
@@ -262,6 +263,19 @@ class Thread_slot {
   Registry &m_registry;
   Registry::Slot *m_slot{nullptr};
   unsigned m_depth{0};
+};
+
+/** LF1: ends an announced unlocked descent when it goes out of scope. */
+class Unlocked_guard {
+ public:
+  /** @param[in] slot  a slot that announces an unlocked descent */
+  explicit Unlocked_guard(Thread_slot &slot) : m_slot(slot) {}
+  Unlocked_guard(const Unlocked_guard &) = delete;
+  Unlocked_guard &operator=(const Unlocked_guard &) = delete;
+  ~Unlocked_guard() { m_slot.leave_unlocked(); }
+
+ private:
+  Thread_slot &m_slot;
 };
 
 /** Announces for its lifetime. */
