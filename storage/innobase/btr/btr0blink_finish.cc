@@ -851,7 +851,7 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
   if (!hold_s(index, thr, false)) {
     /* LO1: the caller may wait for S with no latch held and try once more
     (btr_blink_update_retry(), or btr_blink_insert_retry() for an insert
-    over a delete-marked record). */
+    over a delete-marked record and for a rollback). */
     t_splits.retry = index;
     return false;
   }

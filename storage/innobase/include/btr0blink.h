@@ -104,8 +104,8 @@ struct btr_blink_stats_t {
   /** X1: structure changes that took the exclusive path: a B-link
   BTR_MODIFY_TREE search, which holds index->lock in X. */
   std::atomic<uint64_t> exclusive_paths{0};
-  /** LO1: row inserts and updates that waited for an X and tried the leaf
-  again (btr_blink_insert_retry(), btr_blink_update_retry()). */
+  /** LO1: row inserts, updates and rollbacks that waited for an X and
+  tried the leaf again (btr_blink_insert_retry(), btr_blink_update_retry()). */
   std::atomic<uint64_t> insert_retries{0};
   /** X3: structure changes of an exclusive path that failed (as on a full
   tablespace) because X2 could not finish a split on their path. */
@@ -714,8 +714,9 @@ btr_blink_mark_found_corrupt() (C3): an insert whose search found its index
 corrupt calls this after its commit too. */
 void btr_blink_insert_done();
 
-/** LO1: after a row insert's BTR_MODIFY_LEAF attempt returned DB_FAIL and
-committed: if its leaf split found index->lock held or asked for in X,
+/** LO1: after a row insert's BTR_MODIFY_LEAF attempt returned DB_FAIL (or a
+rollback's failed) and committed: if its leaf split found index->lock held
+or asked for in X,
 wait for that X with no latch held, so that the caller tries the leaf
 again, once, instead of queueing an exclusive path of its own behind it.
 @return whether to try BTR_MODIFY_LEAF again */
