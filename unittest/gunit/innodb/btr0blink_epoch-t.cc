@@ -195,10 +195,13 @@ TEST(blink_epoch, unlocked_descents_are_announced_by_their_lock) {
 /* LF3: an X that waits, once it holds the lock word, until no slot announces
 the lock never overlaps a descent that announced itself and then found the
 lock word free.  The X writes two words one after the other; a reader that
-overlapped it would see them differ. */
+overlapped it would see them differ.  As in the server, the X scans the
+slots only once the lock is marked, and the first descents mark it
+(rw_lock_t::unlocked_readers): the lock starts unmarked. */
 TEST(blink_epoch, no_unlocked_descent_overlaps_an_x) {
   Registry registry;
   std::atomic<int> lock_word{0};
+  std::atomic<bool> marked{false};
   std::atomic<uint64_t> first{0}, second{0};
   std::atomic<bool> stop{false};
   std::atomic<uint64_t> overlaps{0}, unlocked{0}, refused{0};
@@ -206,6 +209,9 @@ TEST(blink_epoch, no_unlocked_descent_overlaps_an_x) {
   auto reader = [&]() {
     Thread_slot slot(registry);
     while (!stop.load(std::memory_order_relaxed)) {
+      if (!marked.load()) {
+        marked.store(true);
+      }
       slot.enter_unlocked(&lock_word);
       if (lock_word.load(std::memory_order_seq_cst) != 0) {
         /* An X holds or waits: a descent takes S instead, which waits. */
@@ -236,7 +242,7 @@ TEST(blink_epoch, no_unlocked_descent_overlaps_an_x) {
     while (!lock_word.compare_exchange_strong(free_word, 1)) {
       free_word = 0;
     }
-    while (registry.announced_unlocked(&lock_word)) {
+    while (marked.load() && registry.announced_unlocked(&lock_word)) {
       std::this_thread::yield();
     }
     first.store(round, std::memory_order_relaxed);
