@@ -716,9 +716,9 @@ void btr_blink_insert_done();
 
 /** LO1: after a row insert's BTR_MODIFY_LEAF attempt returned DB_FAIL (or a
 rollback's failed) and committed: if its leaf split found index->lock held
-or asked for in X,
-wait for that X with no latch held, so that the caller tries the leaf
-again, once, instead of queueing an exclusive path of its own behind it.
+or asked for in X, wait for that X with no latch held, so that the caller
+tries the leaf again, once, instead of queueing an exclusive path of its own
+behind it.
 @return whether to try BTR_MODIFY_LEAF again */
 bool btr_blink_insert_retry(const dict_index_t *index);
 
