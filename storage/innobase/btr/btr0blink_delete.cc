@@ -194,9 +194,14 @@ index->lock in S.
 bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
              btr_cur_t *cursor, ut::Location location, mtr_t *mtr,
              Delete_latches &latches) {
+  /* X1: the exclusive path's reason, noted with each refusal. */
+  const auto refuse = [index](Blink_exclusive reason) {
+    btr_blink_exclusive_reason(index, reason);
+    return false;
+  };
   if (btr_height_get(index, mtr) == 0) {
     /* The root is the leaf: stock deletes its last record in place. */
-    return false;
+    return refuse(Blink_exclusive::ROOT_LEAF);
   }
   btr_cur_t parent;
   btr_blink_search_level(index, 1, tuple, &parent, location, mtr);
@@ -204,7 +209,7 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
   latches.hold(parent_block, RW_X_LATCH);
   const rec_t *node_ptr = btr_cur_get_rec(&parent);
   if (!page_rec_is_user_rec(node_ptr)) {
-    return false;
+    return refuse(Blink_exclusive::INCOMPLETE_SPLIT);
   }
   const page_no_t leaf_no = child_of(node_ptr, index);
 
@@ -212,7 +217,7 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
   neighbour changes it without the parent. */
   buf_block_t *leaf = latches.leaf(leaf_no, RW_S_LATCH);
   if (leaf == nullptr) {
-    return false;
+    return refuse(Blink_exclusive::INCOMPLETE_SPLIT);
   }
   const page_no_t left_no = btr_page_get_prev(buf_block_get_frame(leaf), mtr);
   latches.release(leaf, RW_S_LATCH);
@@ -221,11 +226,11 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
   bool failed;
   buf_block_t *left = latch_left(latches, left_no, leaf_no, mtr, &failed);
   if (failed) {
-    return false;
+    return refuse(Blink_exclusive::INCOMPLETE_SPLIT);
   }
   leaf = latches.leaf(leaf_no, RW_X_LATCH);
   if (leaf == nullptr) {
-    return false;
+    return refuse(Blink_exclusive::INCOMPLETE_SPLIT);
   }
   const page_t *page = buf_block_get_frame(leaf);
   /* The left neighbour's split, or the leaf's (its records above the high
@@ -234,12 +239,12 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
   if (btr_page_get_prev(page, mtr) !=
           (left == nullptr ? FIL_NULL : left->page.id.page_no()) ||
       btr_blink_right_of_high_key(index, page, tuple, mode, mtr)) {
-    return false;
+    return refuse(Blink_exclusive::INCOMPLETE_SPLIT);
   }
   search_leaf(index, tuple, mode, leaf, cursor);
   const rec_t *rec = btr_cur_get_rec(cursor);
   if (!page_rec_is_user_rec(rec)) {
-    return false;
+    return refuse(Blink_exclusive::OTHER);
   }
   t_prepared = {index, mtr, leaf, leaf->get_modify_clock(IF_DEBUG(true))};
   Rec_offsets offsets;
@@ -247,10 +252,17 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
     /* EX2: freed under S from the copy of the segment headers the level
     search took (LO4), in a leaf that keeps other records; the exclusive
     path (X1) frees them otherwise. */
-    if (page_get_n_recs(page) < 2 || !srv_btree_blink_leveled_external ||
-        dict_index_is_online_ddl(index) ||
-        btr_blink_leaf_segment(index) == nullptr) {
-      return false;
+    if (!srv_btree_blink_leveled_external) {
+      return refuse(Blink_exclusive::SWITCH_OFF);
+    }
+    if (dict_index_is_online_ddl(index)) {
+      return refuse(Blink_exclusive::ONLINE_DDL);
+    }
+    if (page_get_n_recs(page) < 2) {
+      return refuse(Blink_exclusive::EXTERNAL);
+    }
+    if (btr_blink_leaf_segment(index) == nullptr) {
+      return refuse(Blink_exclusive::NO_SEGMENT_COPY);
     }
     /* Only the leaf is needed while the columns are freed. */
     latches.release(parent_block, RW_X_LATCH);
@@ -269,19 +281,26 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
   sibling under the same parent. */
   const rec_t *right_ptr = page_rec_get_next_const(node_ptr);
   const page_no_t right_no = btr_page_get_next(page, mtr);
-  if (right_no == FIL_NULL || !page_rec_is_user_rec(right_ptr) ||
-      child_of(right_ptr, index) != right_no || is_flagged(page, index) ||
+  if (is_flagged(page, index) ||
       (left != nullptr && is_flagged(buf_block_get_frame(left), index))) {
-    return false;
+    return refuse(Blink_exclusive::INCOMPLETE_SPLIT);
+  }
+  if (right_no == FIL_NULL || !page_rec_is_user_rec(right_ptr)) {
+    return refuse(Blink_exclusive::LAST_CHILD);
+  }
+  if (child_of(right_ptr, index) != right_no) {
+    /* The right sibling has no node pointer yet: its split is
+    incomplete. */
+    return refuse(Blink_exclusive::INCOMPLETE_SPLIT);
   }
   buf_block_t *right = latches.leaf(right_no, RW_X_LATCH);
   if (right == nullptr ||
       btr_page_get_prev(buf_block_get_frame(right), mtr) != leaf_no) {
-    return false;
+    return refuse(Blink_exclusive::INCOMPLETE_SPLIT);
   }
   /* PD6: room to list the page; the directory is latched by the delete. */
   if (!btr_blink_reserve_room_for_delete(index)) {
-    return false;
+    return refuse(Blink_exclusive::RESERVE_FULL);
   }
   t_prepared.parent = parent_block;
   t_prepared.node_ptr = page_offset(node_ptr);
@@ -384,9 +403,15 @@ bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
   /* IMPORT's purge restores its cursor with its leaf latched. */
   if (!btr_blink_deletes_pages(index) || srv_read_only_mode ||
       btr_blink_in_finished_scope(index)) {
+    btr_blink_exclusive_reason(index, srv_btree_blink_page_delete
+                                          ? Blink_exclusive::OTHER
+                                          : Blink_exclusive::SWITCH_OFF);
     return false;
   }
   for (bool first = true;; first = false) {
+    /* X1: a refusal of prepare() names its reason; the first attempt's is
+    not the second's. */
+    btr_blink_exclusive_reason(index, Blink_exclusive::OTHER);
     /* LO1: no index lock held; the delete holds S to its commit, as a
     leveled split does. */
     mtr_s_lock(dict_index_get_lock(index), mtr, UT_LOCATION_HERE);

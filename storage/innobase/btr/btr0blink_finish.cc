@@ -33,6 +33,7 @@ btr0blink_unfinished.cc. */
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <utility>
 
 #include "btr0btr.h"
@@ -148,6 +149,13 @@ struct Leveled_splits {
   /** LO1: this row's update has waited for S once already
   (btr_blink_update_retry()); reset by btr_blink_insert_done(). */
   bool update_retried{false};
+  /** X1: why this thread's last leveled attempt on index refused, for the
+  exclusive paths its caller takes next (btr_blink_exclusive_reason());
+  reset by the next attempt. */
+  struct Exclusive_reason {
+    const dict_index_t *index{nullptr};
+    Blink_exclusive reason{Blink_exclusive::OTHER};
+  } exclusive;
   /** X2 is not needed for this index: every split of it was finished and
   no other thread writes it (IMPORT, Blink_finished_scope). */
   const dict_index_t *finished{nullptr};
@@ -702,6 +710,83 @@ bool debug_split() {
   return debug;
 }
 
+/** X1: why a row insert's leaf split cannot be leveled: a root that is a
+leaf (its raise changes the only page of the tree), a flagged leaf (IS3: its
+split is finished there first, X2), online DDL (its log apply runs under the
+index lock), a cursor the adaptive hash index placed (LO4: the split
+allocates from the copy of the root's segment headers that the insert's
+descent took) and, with innodb_btree_blink_leveled_external OFF, a row with
+externally stored columns (EX1 writes them after the split is published).
+@return the reason, or nothing if the split may be leveled */
+std::optional<Blink_exclusive> insert_refusal(const dict_index_t *index,
+                                              bool root, bool flagged,
+                                              bool descended,
+                                              const dtuple_t *entry) {
+  if (root) {
+    return Blink_exclusive::ROOT_LEAF;
+  }
+  if (flagged) {
+    return Blink_exclusive::INCOMPLETE_SPLIT;
+  }
+  if (debug_split()) {
+    return Blink_exclusive::OTHER;
+  }
+  if (dict_index_is_online_ddl(index)) {
+    return Blink_exclusive::ONLINE_DDL;
+  }
+  if (!descended) {
+    return Blink_exclusive::NO_SEGMENT_COPY;
+  }
+  if (!srv_btree_blink_leveled_external &&
+      page_zip_rec_needs_ext(rec_get_converted_size(index, entry),
+                             dict_table_is_comp(index->table),
+                             dtuple_get_n_fields(entry),
+                             dict_table_page_size(index->table))) {
+    return Blink_exclusive::SWITCH_OFF;
+  }
+  return std::nullopt;
+}
+
+/** X1: why an update's or rollback's leaf split cannot be leveled, as for
+a row insert (insert_refusal()), and: externally stored columns that only
+the exclusive path frees, the buffer pool running out (the caller's stock
+path refuses then, DB_LOCK_TABLE_FULL), and the root's segment headers not
+copied without waiting (LO4, note_root_nowait()).
+@param[in] page  the leaf
+@param[in] any_extern  the record has externally stored columns
+@param[in] frees_elsewhere  they would be freed where EX4 does not
+@return the reason, or nothing if the split may be leveled */
+std::optional<Blink_exclusive> update_refusal(const dict_index_t *index,
+                                              const page_t *page,
+                                              bool any_extern,
+                                              bool frees_elsewhere) {
+  if (page_get_page_no(page) == dict_index_get_page(index)) {
+    return Blink_exclusive::ROOT_LEAF;
+  }
+  if (is_flagged(page, index)) {
+    return Blink_exclusive::INCOMPLETE_SPLIT;
+  }
+  if (dict_index_is_online_ddl(index)) {
+    return Blink_exclusive::ONLINE_DDL;
+  }
+  if (any_extern && !srv_btree_blink_leveled_external) {
+    return Blink_exclusive::SWITCH_OFF;
+  }
+  if (any_extern && frees_elsewhere) {
+    return Blink_exclusive::EXTERNAL;
+  }
+  if (debug_split()) {
+    return Blink_exclusive::OTHER;
+  }
+  if (buf_LRU_buf_pool_running_out()) {
+    return Blink_exclusive::POOL_LOW;
+  }
+  if (!note_root_nowait(index)) {
+    return Blink_exclusive::NO_SEGMENT_COPY;
+  }
+  return std::nullopt;
+}
+
 void release_holder() {
   /* SP2: S is held until this thread's splits are published. */
   ut_ad(t_splits.flagged.empty());
@@ -716,10 +801,16 @@ void release_holder() {
 
 void btr_blink_writer_descended(const dict_index_t *index,
                                 page_no_t flagged_passed) {
-  /* LO1: a refusal left by an earlier insert is not this one's. */
+  /* LO1, X1: a refusal left by an earlier insert is not this one's. */
   t_splits.retry = nullptr;
+  t_splits.exclusive = {};
   t_splits.descended = index;
   t_splits.descended_passed = flagged_passed;
+}
+
+void btr_blink_exclusive_reason(const dict_index_t *index,
+                                Blink_exclusive reason) {
+  t_splits.exclusive = {index, reason};
 }
 
 bool btr_blink_split_leveled(const dict_index_t *index) {
@@ -736,10 +827,18 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
                          mem_heap_t **heap, dtuple_t *entry, rec_t **rec,
                          big_rec_t **big_rec, que_thr_t *thr, mtr_t *mtr) {
   dict_index_t *index = cursor->index;
-  /* LO1: set below if this attempt is refused S. */
+  /* LO1, X1: set below if this attempt is refused. */
   t_splits.retry = nullptr;
-  if (!index->blink || !index_lock_free ||
-      (err != DB_SUCCESS && err != DB_FAIL)) {
+  t_splits.exclusive = {};
+  if (!index->blink || (err != DB_SUCCESS && err != DB_FAIL)) {
+    return err;
+  }
+  if (!index_lock_free) {
+    /* The caller holds S for an index that DDL builds or rebuilds
+    (row_ins_clust_index_entry_low(), row_ins_sec_index_entry_low()). */
+    if (err == DB_FAIL) {
+      btr_blink_exclusive_reason(index, Blink_exclusive::ONLINE_DDL);
+    }
     return err;
   }
   const buf_block_t *block = btr_cur_get_block(cursor);
@@ -766,27 +865,16 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
     return err;
   }
 
-  /* The exclusive path (X1) for a root that is a leaf (its raise changes
-  the only page of the tree), a flagged leaf (IS3: its split is finished
-  there first, X2), online DDL (its log apply runs under the index lock)
-  and, with innodb_btree_blink_leveled_external OFF, rows with externally
-  stored columns (EX1 writes them after this split is published). */
-  if (root || flagged || split_for_debug || dict_index_is_online_ddl(index) ||
-      /* LO4: the split allocates from the copy of the root's segment
-      headers that this insert's descent took; a cursor the adaptive hash
-      index placed had no descent. */
-      !descended ||
-      (!srv_btree_blink_leveled_external &&
-       page_zip_rec_needs_ext(rec_get_converted_size(index, entry),
-                              dict_table_is_comp(index->table),
-                              dtuple_get_n_fields(entry),
-                              dict_table_page_size(index->table)))) {
+  if (const auto reason =
+          insert_refusal(index, root, flagged, descended, entry)) {
+    btr_blink_exclusive_reason(index, *reason);
     return DB_FAIL;
   }
 
   DEBUG_SYNC_C("blink_insert_split");
   if (!hold_s(index, thr, false)) {
     t_splits.retry = index;
+    btr_blink_exclusive_reason(index, Blink_exclusive::S_REFUSED);
     return DB_FAIL;
   }
 
@@ -812,9 +900,15 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
                       ulint cmpl_info, que_thr_t *thr, trx_id_t trx_id,
                       undo_no_t undo_no, mtr_t *mtr, btr_pcur_t *pcur) {
   dict_index_t *index = cursor->index;
-  /* LO1: set below if this attempt is refused S. */
+  /* LO1, X1: set below if this attempt is refused. */
   t_splits.retry = nullptr;
-  if (!index->blink || *err != DB_OVERFLOW || !srv_btree_blink_leveled_update) {
+  t_splits.exclusive = {};
+  if (!index->blink || (*err != DB_OVERFLOW && *err != DB_UNDERFLOW)) {
+    return false;
+  }
+  /* An underflow only with innodb_btree_blink_page_delete OFF (PD4). */
+  if (*err == DB_UNDERFLOW || !srv_btree_blink_leveled_update) {
+    btr_blink_exclusive_reason(index, Blink_exclusive::SWITCH_OFF);
     return false;
   }
   const page_t *page = btr_cur_get_page(cursor);
@@ -833,18 +927,10 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
                              return field.lob_diffs != nullptr &&
                                     !field.lob_diffs->empty();
                            });
-  /* The exclusive path (X1), as for a row insert: a root that is a leaf, a
-  flagged leaf (IS3, X2), online DDL; and, with
-  innodb_btree_blink_leveled_external OFF, a record with externally stored
-  columns. */
-  if (page_get_page_no(page) == dict_index_get_page(index) ||
-      is_flagged(page, index) || dict_index_is_online_ddl(index) ||
-      (rec_offs_any_extern(*offsets) &&
-       (!srv_btree_blink_leveled_external || (frees && pcur == nullptr) ||
-        undoes_in_place)) ||
-      debug_split() ||
-      /* The caller's stock path refuses then (DB_LOCK_TABLE_FULL). */
-      buf_LRU_buf_pool_running_out() || !note_root_nowait(index)) {
+  if (const auto reason =
+          update_refusal(index, page, rec_offs_any_extern(*offsets),
+                         (frees && pcur == nullptr) || undoes_in_place)) {
+    btr_blink_exclusive_reason(index, *reason);
     return false;
   }
   DEBUG_SYNC_C("blink_update_split");
@@ -853,6 +939,7 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
     (btr_blink_update_retry(), or btr_blink_insert_retry() for an insert
     over a delete-marked record and for a rollback). */
     t_splits.retry = index;
+    btr_blink_exclusive_reason(index, Blink_exclusive::S_REFUSED);
     return false;
   }
   if (*heap == nullptr) {
@@ -879,6 +966,7 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
     the caller does not write under S. */
     release_holder();
     *err = DB_OVERFLOW;
+    btr_blink_exclusive_reason(index, Blink_exclusive::EXTERNAL);
     return false;
   }
   if (!t_splits.flagged.empty()) {
@@ -934,8 +1022,13 @@ Blink_external_write::Blink_external_write(dict_index_t *index) {
     The row's mini-transaction has committed and nothing is latched. */
     btr_blink_insert_done();
   }
-  if (!index->blink || !srv_btree_blink_leveled_external ||
-      dict_index_is_online_ddl(index) || index->table->is_intrinsic()) {
+  if (!index->blink || index->table->is_intrinsic()) {
+    return;
+  }
+  if (!srv_btree_blink_leveled_external || dict_index_is_online_ddl(index)) {
+    btr_blink_exclusive_reason(index, srv_btree_blink_leveled_external
+                                          ? Blink_exclusive::ONLINE_DDL
+                                          : Blink_exclusive::SWITCH_OFF);
     return;
   }
   ut_ad(index->is_clustered());
@@ -1248,6 +1341,13 @@ void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
   ut_ad(index->blink);
   ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
   btr_blink_stats.exclusive_paths.fetch_add(1, std::memory_order_relaxed);
+  /* Kept until the next leveled attempt: the later exclusive paths of the
+  same change (the cursor restores of a value's write) count with it. */
+  const auto &noted = t_splits.exclusive;
+  const Blink_exclusive reason =
+      noted.index == index ? noted.reason : Blink_exclusive::OTHER;
+  btr_blink_stats.exclusive_by_reason[static_cast<size_t>(reason)].fetch_add(
+      1, std::memory_order_relaxed);
   if (t_splits.finished == index) {
     /* btr_blink_finish_all() of the scope set X3's mark. */
     return;

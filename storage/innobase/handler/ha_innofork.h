@@ -336,6 +336,13 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
   {"btree_blink_reserve_" #name, (char *)&btr_blink_reserve_stats.name,   \
    SHOW_LONGLONG, SHOW_SCOPE_GLOBAL}
 
+/* X1: Innodb_btree_blink_exclusive_<reason>. */
+#define INNOFORK_EXCLUSIVE_STATUS(name, reason)                          \
+  {"btree_blink_exclusive_" name,                                        \
+   (char *)&btr_blink_stats.exclusive_by_reason[static_cast<size_t>(     \
+       Blink_exclusive::reason)],                                         \
+   SHOW_LONGLONG, SHOW_SCOPE_GLOBAL}
+
 /* mtr0hold.h: Innodb_<latch>_holds and Innodb_<latch>_hold_ns. */
 #define INNOFORK_HOLD_STATUS(name, kind)                                 \
   {name "_holds",                                                        \
@@ -399,6 +406,17 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       {"btree_blink_exclusive_paths",                                      \
        (char *)&btr_blink_stats.exclusive_paths, SHOW_LONGLONG,            \
        SHOW_SCOPE_GLOBAL},                                                 \
+      INNOFORK_EXCLUSIVE_STATUS("root_leaf", ROOT_LEAF),                  \
+      INNOFORK_EXCLUSIVE_STATUS("incomplete_split", INCOMPLETE_SPLIT),    \
+      INNOFORK_EXCLUSIVE_STATUS("online_ddl", ONLINE_DDL),                \
+      INNOFORK_EXCLUSIVE_STATUS("external", EXTERNAL),                    \
+      INNOFORK_EXCLUSIVE_STATUS("no_segment_copy", NO_SEGMENT_COPY),      \
+      INNOFORK_EXCLUSIVE_STATUS("s_refused", S_REFUSED),                  \
+      INNOFORK_EXCLUSIVE_STATUS("last_child", LAST_CHILD),                \
+      INNOFORK_EXCLUSIVE_STATUS("reserve_full", RESERVE_FULL),            \
+      INNOFORK_EXCLUSIVE_STATUS("pool_low", POOL_LOW),                    \
+      INNOFORK_EXCLUSIVE_STATUS("switch_off", SWITCH_OFF),                \
+      INNOFORK_EXCLUSIVE_STATUS("other", OTHER),                          \
       {"btree_blink_insert_retries",                                       \
        (char *)&btr_blink_stats.insert_retries, SHOW_LONGLONG,             \
        SHOW_SCOPE_GLOBAL},                                                 \

@@ -71,6 +71,45 @@ validator, which runs beside splits. */
 extern bool srv_btree_blink_validate_online_debug;
 #endif /* UNIV_DEBUG */
 
+/** X1: why a structure change of a B-link index took the exclusive path,
+one counter each (Innodb_btree_blink_exclusive_<reason>, README.blink.md,
+"Exclusive paths"). */
+enum class Blink_exclusive : uint8_t {
+  /** no leveled attempt named a reason: callers that search with
+  BTR_MODIFY_TREE directly (online DDL's log apply, IMPORT, debug splits) */
+  OTHER,
+  /** the root is the leaf: its split raises the tree */
+  ROOT_LEAF,
+  /** a split not yet published beside the change: a flagged leaf (IS3), or
+  a delete's leaf or left neighbour that changed under its latches */
+  INCOMPLETE_SPLIT,
+  /** the index is being built or rebuilt online */
+  ONLINE_DDL,
+  /** externally stored columns that no leveled path writes or frees */
+  EXTERNAL,
+  /** LO4: no copy of the root's segment headers for the split */
+  NO_SEGMENT_COPY,
+  /** LO1: S refused (an X held or queued), no retry left */
+  S_REFUSED,
+  /** PD1: the emptied leaf is the last child of its parent or the rightmost
+  of its level */
+  LAST_CHILD,
+  /** PD6: no room in the reserve's directory to list a deleted leaf */
+  RESERVE_FULL,
+  /** the buffer pool is running out (stock's update refuses then) */
+  POOL_LOW,
+  /** innodb_btree_blink_leveled_update, _leveled_external or _page_delete
+  is OFF */
+  SWITCH_OFF,
+  N_REASONS
+};
+
+/** X1: name the reason of this thread's next exclusive paths on index,
+until its next leveled attempt; a leveled attempt that refuses calls it
+before its caller searches with BTR_MODIFY_TREE. */
+void btr_blink_exclusive_reason(const dict_index_t *index,
+                                Blink_exclusive reason);
+
 /** Counters shown in SHOW GLOBAL STATUS as Innodb_btree_blink_*. */
 struct btr_blink_stats_t {
   std::atomic<uint64_t> leaf_splits{0};
@@ -104,6 +143,9 @@ struct btr_blink_stats_t {
   /** X1: structure changes that took the exclusive path: a B-link
   BTR_MODIFY_TREE search, which holds index->lock in X. */
   std::atomic<uint64_t> exclusive_paths{0};
+  /** X1: exclusive_paths by reason; they add up to it. */
+  std::atomic<uint64_t>
+      exclusive_by_reason[static_cast<size_t>(Blink_exclusive::N_REASONS)]{};
   /** LO1: row inserts, updates and rollbacks that waited for an X and
   tried the leaf again (btr_blink_insert_retry(), btr_blink_update_retry()). */
   std::atomic<uint64_t> insert_retries{0};
