@@ -144,8 +144,15 @@ struct Leveled_splits {
   /** FS3: the inserting transaction, whose KILL stops the cascade. */
   const trx_t *trx{nullptr};
   /** LO1: the index whose S this thread's leaf split could not take
-  without waiting (btr_blink_insert_retry()). */
+  without waiting, or whose root's segment headers it could not copy
+  (btr_blink_insert_retry()). */
   const dict_index_t *retry{nullptr};
+  /** LO4: the retry copies the root's segment headers first. */
+  bool copy_root{false};
+  /** LO4: the index whose root's segment headers this row's retry copied
+  with nothing latched (copy_root_segments()); reset by
+  btr_blink_insert_done(). */
+  const dict_index_t *root_copied{nullptr};
   /** LO1: this row's update has waited for S once already
   (btr_blink_update_retry()); reset by btr_blink_insert_done(). */
   bool update_retried{false};
@@ -684,6 +691,10 @@ S latch taken without waiting (the caller holds the leaf).
 @return false if the root is not in the buffer pool, is being read or is
 latched X */
 bool note_root_nowait(const dict_index_t *index) {
+  /* blink_root_copy.test: as if a cascade held the root X. */
+  if (DBUG_EVALUATE_IF("blink_root_nowait_fails", true, false)) {
+    return false;
+  }
   mtr_t mtr;
   mtr.start();
   const buf_block_t *root = buf_page_try_get(
@@ -694,6 +705,24 @@ bool note_root_nowait(const dict_index_t *index) {
   }
   mtr.commit();
   return root != nullptr;
+}
+
+/** LO4: a copy of the root's segment headers for a split whose cursor no
+descent of this operation placed (the adaptive hash index's, a restored
+position's): taken under the root's S latch tried without waiting, as the
+caller holds the leaf, or the one that this row's retry took with nothing
+latched.  If neither is there, the caller may try again once: the retry
+copies it first (btr_blink_insert_retry()).
+@return whether the copy is there */
+bool copy_root_segments(const dict_index_t *index) {
+  if ((std::exchange(t_splits.root_copied, nullptr) == index &&
+       t_splits.segments.of(index)) ||
+      note_root_nowait(index)) {
+    return true;
+  }
+  t_splits.retry = index;
+  t_splits.copy_root = true;
+  return false;
 }
 
 /** Whether a DBUG keyword asks for the split of the exclusive path, one
@@ -713,10 +742,11 @@ bool debug_split() {
 /** X1: why a row insert's leaf split cannot be leveled: a root that is a
 leaf (its raise changes the only page of the tree), a flagged leaf (IS3: its
 split is finished there first, X2), online DDL (its log apply runs under the
-index lock), a cursor the adaptive hash index placed (LO4: the split
-allocates from the copy of the root's segment headers that the insert's
-descent took) and, with innodb_btree_blink_leveled_external OFF, a row with
-externally stored columns (EX1 writes them after the split is published).
+index lock), with innodb_btree_blink_leveled_external OFF a row with
+externally stored columns (EX1 writes them after the split is published),
+and a cursor that the adaptive hash index placed, for which no copy of the
+root's segment headers can be taken (LO4: the split allocates from a copy
+taken by the insert's descent, or else by copy_root_segments()).
 @return the reason, or nothing if the split may be leveled */
 std::optional<Blink_exclusive> insert_refusal(const dict_index_t *index,
                                               bool root, bool flagged,
@@ -734,9 +764,6 @@ std::optional<Blink_exclusive> insert_refusal(const dict_index_t *index,
   if (dict_index_is_online_ddl(index)) {
     return Blink_exclusive::ONLINE_DDL;
   }
-  if (!descended) {
-    return Blink_exclusive::NO_SEGMENT_COPY;
-  }
   if (!srv_btree_blink_leveled_external &&
       page_zip_rec_needs_ext(rec_get_converted_size(index, entry),
                              dict_table_is_comp(index->table),
@@ -744,14 +771,17 @@ std::optional<Blink_exclusive> insert_refusal(const dict_index_t *index,
                              dict_table_page_size(index->table))) {
     return Blink_exclusive::SWITCH_OFF;
   }
+  if (!descended && !copy_root_segments(index)) {
+    return Blink_exclusive::NO_SEGMENT_COPY;
+  }
   return std::nullopt;
 }
 
 /** X1: why an update's or rollback's leaf split cannot be leveled, as for
 a row insert (insert_refusal()), and: externally stored columns that only
 the exclusive path frees, the buffer pool running out (the caller's stock
-path refuses then, DB_LOCK_TABLE_FULL), and the root's segment headers not
-copied without waiting (LO4, note_root_nowait()).
+path refuses then, DB_LOCK_TABLE_FULL), and no copy of the root's segment
+headers (LO4, copy_root_segments()).
 @param[in] page  the leaf
 @param[in] any_extern  the record has externally stored columns
 @param[in] frees_elsewhere  they would be freed where EX4 does not
@@ -781,7 +811,7 @@ std::optional<Blink_exclusive> update_refusal(const dict_index_t *index,
   if (buf_LRU_buf_pool_running_out()) {
     return Blink_exclusive::POOL_LOW;
   }
-  if (!note_root_nowait(index)) {
+  if (!copy_root_segments(index)) {
     return Blink_exclusive::NO_SEGMENT_COPY;
   }
   return std::nullopt;
@@ -803,6 +833,7 @@ void btr_blink_writer_descended(const dict_index_t *index,
                                 page_no_t flagged_passed) {
   /* LO1, X1: a refusal left by an earlier insert is not this one's. */
   t_splits.retry = nullptr;
+  t_splits.copy_root = false;
   t_splits.exclusive = {};
   t_splits.descended = index;
   t_splits.descended_passed = flagged_passed;
@@ -829,6 +860,7 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   dict_index_t *index = cursor->index;
   /* LO1, X1: set below if this attempt is refused. */
   t_splits.retry = nullptr;
+  t_splits.copy_root = false;
   t_splits.exclusive = {};
   if (!index->blink || (err != DB_SUCCESS && err != DB_FAIL)) {
     return err;
@@ -902,6 +934,7 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
   dict_index_t *index = cursor->index;
   /* LO1, X1: set below if this attempt is refused. */
   t_splits.retry = nullptr;
+  t_splits.copy_root = false;
   t_splits.exclusive = {};
   if (!index->blink || (*err != DB_OVERFLOW && *err != DB_UNDERFLOW)) {
     return false;
@@ -1185,6 +1218,16 @@ bool btr_blink_insert_retry(const dict_index_t *index) {
       lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
   DEBUG_SYNC_C("blink_insert_retry");
   rw_lock_s_lock(lock, UT_LOCATION_HERE);
+  if (std::exchange(t_splits.copy_root, false)) {
+    /* LO4: with S held and no page latched the root may be waited for
+    (LO1, LO2), as by Blink_external_write. */
+    mtr_t mtr;
+    mtr.start();
+    btr_blink_note_root(index, buf_block_get_frame(btr_root_block_get(
+                                   index, RW_S_LATCH, &mtr)));
+    mtr.commit();
+    t_splits.root_copied = index;
+  }
   rw_lock_s_unlock(lock);
   DEBUG_SYNC_C("blink_insert_retried");
   btr_blink_stats.insert_retries.fetch_add(1, std::memory_order_relaxed);
@@ -1207,6 +1250,7 @@ void btr_blink_insert_done() {
   }
   t_splits.descended = nullptr;
   t_splits.update_retried = false;
+  t_splits.root_copied = nullptr;
 
   dict_index_t *met_index = t_splits.met_index;
   if (met_index != nullptr) {

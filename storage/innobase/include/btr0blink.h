@@ -146,8 +146,9 @@ struct btr_blink_stats_t {
   /** X1: exclusive_paths by reason; they add up to it. */
   std::atomic<uint64_t>
       exclusive_by_reason[static_cast<size_t>(Blink_exclusive::N_REASONS)]{};
-  /** LO1: row inserts, updates and rollbacks that waited for an X and
-  tried the leaf again (btr_blink_insert_retry(), btr_blink_update_retry()). */
+  /** LO1: row inserts, updates and rollbacks that waited for an X, or
+  copied the root's segment headers (LO4), and tried the leaf again
+  (btr_blink_insert_retry(), btr_blink_update_retry()). */
   std::atomic<uint64_t> insert_retries{0};
   /** X3: structure changes of an exclusive path that failed (as on a full
   tablespace) because X2 could not finish a split on their path. */
@@ -606,8 +607,9 @@ The other parameters are btr_cur_pessimistic_update()'s.
 @return false if the caller takes its BTR_MODIFY_TREE retry (X1): a root
 that is a leaf, a flagged leaf, online DDL, externally stored columns with
 innodb_btree_blink_leveled_external OFF, a rollback that undoes a change to
-one in place, the root not in the buffer pool or latched, or S not free
-(which btr_blink_update_retry() waits for once) */
+one in place, no copy of the root's segment headers (the root not in the
+buffer pool or latched X) or S not free (btr_blink_update_retry() then
+copies the one or waits for the other, once) */
 bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
                       ulint **offsets, mem_heap_t **offsets_heap,
                       mem_heap_t **heap, big_rec_t **big_rec, upd_t *update,
@@ -616,8 +618,9 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
                       btr_pcur_t *pcur = nullptr);
 
 /** LO1 for btr_blink_update() (row_upd_clust_rec()): if its last attempt
-was refused S, and the row's update has not waited yet, commit, wait for S
-with nothing latched (btr_blink_insert_retry()), start the mini-transaction
+was refused S or a copy of the root's segment headers (LO4), and the row's
+update has not waited yet, commit, wait for S with nothing latched and take
+the copy (btr_blink_insert_retry()), start the mini-transaction
 again and restore the cursor on the record with BTR_MODIFY_LEAF, so that the
 caller tries btr_blink_update() once more instead of taking the exclusive
 path, whose X request would in turn refuse S to every concurrent update.
@@ -760,7 +763,8 @@ void btr_blink_insert_done();
 rollback's failed) and committed: if its leaf split found index->lock held
 or asked for in X, wait for that X with no latch held, so that the caller
 tries the leaf again, once, instead of queueing an exclusive path of its own
-behind it.
+behind it; if it could not copy the root's segment headers (LO4: the root
+latched X), copy them now, with S held and no page latched.
 @return whether to try BTR_MODIFY_LEAF again */
 bool btr_blink_insert_retry(const dict_index_t *index);
 
