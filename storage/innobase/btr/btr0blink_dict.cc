@@ -493,8 +493,10 @@ bool btr_blink_import_page_ok(const dict_index_t *index, const page_t *page,
 }
 
 bool btr_blink_import_validate(dict_index_t *index) {
-  /* RV4: the file was replaced; its directory is read at the next refill. */
+  /* RV4: the file was replaced; its directory is read at the next refill.
+  LO4: so were the index's segments. */
   btr_blink_reserve_forget(index->space);
+  btr_blink_segments_replaced();
   std::string violation;
   return !index->blink || btr_blink_validate_index(index, nullptr, &violation);
 }

@@ -147,12 +147,13 @@ struct Leveled_splits {
   without waiting, or whose root's segment headers it could not copy
   (btr_blink_insert_retry()). */
   const dict_index_t *retry{nullptr};
-  /** LO4: the retry copies the root's segment headers first. */
-  bool copy_root{false};
   /** LO4: the index whose root's segment headers this row's retry copied
-  with nothing latched (copy_root_segments()); reset by
-  btr_blink_insert_done(). */
-  const dict_index_t *root_copied{nullptr};
+  with nothing latched, and the IMPORT count then (copy_root_segments());
+  reset by btr_blink_insert_done(). */
+  struct Root_copied {
+    const dict_index_t *index{nullptr};
+    uint64_t imports{0};
+  } root_copied;
   /** LO1: this row's update has waited for S once already
   (btr_blink_update_retry()); reset by btr_blink_insert_done(). */
   bool update_retried{false};
@@ -171,7 +172,8 @@ struct Leveled_splits {
   under the root's latch;
   the index's id too, in case another index takes its memory.  A leveled
   split uses them only after a descent of its own operation (SP1: the
-  insert's; the cascade's and FS1's: btr_blink_search_level()). */
+  insert's; the cascade's and FS1's: btr_blink_search_level()), or after
+  copy_root_segments(). */
   struct Segment_headers {
     const dict_index_t *index{nullptr};
     space_index_t index_id{0};
@@ -185,6 +187,9 @@ static_assert(PAGE_BTR_SEG_TOP == PAGE_BTR_SEG_LEAF + FSEG_HEADER_SIZE,
               "the two segment headers are copied as one");
 
 thread_local Leveled_splits t_splits;
+
+/** LO4: IMPORTs so far (btr_blink_segments_replaced()). */
+std::atomic<uint64_t> imports{0};
 
 #ifdef UNIV_DEBUG
 /** LO4: whether this thread's copy of the root's segment headers is that
@@ -712,16 +717,18 @@ descent of this operation placed (the adaptive hash index's, a restored
 position's): taken under the root's S latch tried without waiting, as the
 caller holds the leaf, or the one that this row's retry took with nothing
 latched.  If neither is there, the caller may try again once: the retry
-copies it first (btr_blink_insert_retry()).
+copies it first (btr_blink_insert_retry()).  A row that never came back
+after its retry (a duplicate key found) leaves its copy to a later one: an
+IMPORT since then, which gives the index other segments, voids it.
 @return whether the copy is there */
 bool copy_root_segments(const dict_index_t *index) {
-  if ((std::exchange(t_splits.root_copied, nullptr) == index &&
-       t_splits.segments.of(index)) ||
+  const auto copied = std::exchange(t_splits.root_copied, {});
+  if ((copied.index == index && t_splits.segments.of(index) &&
+       copied.imports == imports.load(std::memory_order_acquire)) ||
       note_root_nowait(index)) {
     return true;
   }
   t_splits.retry = index;
-  t_splits.copy_root = true;
   return false;
 }
 
@@ -833,7 +840,6 @@ void btr_blink_writer_descended(const dict_index_t *index,
                                 page_no_t flagged_passed) {
   /* LO1, X1: a refusal left by an earlier insert is not this one's. */
   t_splits.retry = nullptr;
-  t_splits.copy_root = false;
   t_splits.exclusive = {};
   t_splits.descended = index;
   t_splits.descended_passed = flagged_passed;
@@ -860,7 +866,6 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   dict_index_t *index = cursor->index;
   /* LO1, X1: set below if this attempt is refused. */
   t_splits.retry = nullptr;
-  t_splits.copy_root = false;
   t_splits.exclusive = {};
   if (!index->blink || (err != DB_SUCCESS && err != DB_FAIL)) {
     return err;
@@ -934,7 +939,6 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
   dict_index_t *index = cursor->index;
   /* LO1, X1: set below if this attempt is refused. */
   t_splits.retry = nullptr;
-  t_splits.copy_root = false;
   t_splits.exclusive = {};
   if (!index->blink || (*err != DB_OVERFLOW && *err != DB_UNDERFLOW)) {
     return false;
@@ -999,7 +1003,9 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
     the caller does not write under S. */
     release_holder();
     *err = DB_OVERFLOW;
-    btr_blink_exclusive_reason(index, Blink_exclusive::EXTERNAL);
+    btr_blink_exclusive_reason(index, srv_btree_blink_leveled_external
+                                          ? Blink_exclusive::EXTERNAL
+                                          : Blink_exclusive::SWITCH_OFF);
     return false;
   }
   if (!t_splits.flagged.empty()) {
@@ -1218,16 +1224,15 @@ bool btr_blink_insert_retry(const dict_index_t *index) {
       lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
   DEBUG_SYNC_C("blink_insert_retry");
   rw_lock_s_lock(lock, UT_LOCATION_HERE);
-  if (std::exchange(t_splits.copy_root, false)) {
-    /* LO4: with S held and no page latched the root may be waited for
-    (LO1, LO2), as by Blink_external_write. */
-    mtr_t mtr;
-    mtr.start();
-    btr_blink_note_root(index, buf_block_get_frame(btr_root_block_get(
-                                   index, RW_S_LATCH, &mtr)));
-    mtr.commit();
-    t_splits.root_copied = index;
-  }
+  /* LO4, for a retry whose cursor no descent will place: with S held and
+  no page latched the root may be waited for (LO1, LO2), as by
+  Blink_external_write. */
+  mtr_t mtr;
+  mtr.start();
+  btr_blink_note_root(index, buf_block_get_frame(btr_root_block_get(
+                                 index, RW_S_LATCH, &mtr)));
+  mtr.commit();
+  t_splits.root_copied = {index, imports.load(std::memory_order_acquire)};
   rw_lock_s_unlock(lock);
   DEBUG_SYNC_C("blink_insert_retried");
   btr_blink_stats.insert_retries.fetch_add(1, std::memory_order_relaxed);
@@ -1250,7 +1255,7 @@ void btr_blink_insert_done() {
   }
   t_splits.descended = nullptr;
   t_splits.update_retried = false;
-  t_splits.root_copied = nullptr;
+  t_splits.root_copied = {};
 
   dict_index_t *met_index = t_splits.met_index;
   if (met_index != nullptr) {
@@ -1308,6 +1313,10 @@ void btr_blink_latch_right(btr_cur_t *cursor, mtr_t *mtr) {
     return;
   }
   latch_right(cursor, mtr);
+}
+
+void btr_blink_segments_replaced() {
+  imports.fetch_add(1, std::memory_order_acq_rel);
 }
 
 void btr_blink_note_root(const dict_index_t *index, const page_t *root) {

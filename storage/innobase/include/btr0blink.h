@@ -759,12 +759,17 @@ btr_blink_mark_found_corrupt() (C3): an insert whose search found its index
 corrupt calls this after its commit too. */
 void btr_blink_insert_done();
 
+/** LO4: IMPORT gave indexes (the same objects, the same ids) other roots
+and segments: a copy of segment headers that a retry took before is void
+(copy_root_segments()). */
+void btr_blink_segments_replaced();
+
 /** LO1: after a row insert's BTR_MODIFY_LEAF attempt returned DB_FAIL (or a
 rollback's failed) and committed: if its leaf split found index->lock held
 or asked for in X, wait for that X with no latch held, so that the caller
 tries the leaf again, once, instead of queueing an exclusive path of its own
-behind it; if it could not copy the root's segment headers (LO4: the root
-latched X), copy them now, with S held and no page latched.
+behind it; or if it could not copy the root's segment headers (LO4: the
+root latched X).  Either way copy them, with S held and no page latched.
 @return whether to try BTR_MODIFY_LEAF again */
 bool btr_blink_insert_retry(const dict_index_t *index);
 
