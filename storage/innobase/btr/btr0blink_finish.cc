@@ -159,10 +159,12 @@ struct Leveled_splits {
   bool update_retried{false};
   /** X1: why this thread's last leveled attempt on index refused, for the
   exclusive paths its caller takes next (btr_blink_exclusive_reason());
-  reset by the next attempt. */
+  reset by the next attempt, and by btr_blink_insert_done() once an
+  exclusive path counted it. */
   struct Exclusive_reason {
     const dict_index_t *index{nullptr};
     Blink_exclusive reason{Blink_exclusive::OTHER};
+    bool counted{false};
   } exclusive;
   /** X2 is not needed for this index: every split of it was finished and
   no other thread writes it (IMPORT, Blink_finished_scope). */
@@ -847,7 +849,7 @@ void btr_blink_writer_descended(const dict_index_t *index,
 
 void btr_blink_exclusive_reason(const dict_index_t *index,
                                 Blink_exclusive reason) {
-  t_splits.exclusive = {index, reason};
+  t_splits.exclusive = {index, reason, false};
 }
 
 bool btr_blink_split_leveled(const dict_index_t *index) {
@@ -1256,6 +1258,11 @@ void btr_blink_insert_done() {
   t_splits.descended = nullptr;
   t_splits.update_retried = false;
   t_splits.root_copied = {};
+  /* X1: the row's change is over; a reason it did not use yet is still
+  for its caller's BTR_MODIFY_TREE search (row_ins_clust_index_entry()). */
+  if (t_splits.exclusive.counted) {
+    t_splits.exclusive = {};
+  }
 
   dict_index_t *met_index = t_splits.met_index;
   if (met_index != nullptr) {
@@ -1394,11 +1401,13 @@ void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
   ut_ad(index->blink);
   ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
   btr_blink_stats.exclusive_paths.fetch_add(1, std::memory_order_relaxed);
-  /* Kept until the next leveled attempt: the later exclusive paths of the
-  same change (the cursor restores of a value's write) count with it. */
-  const auto &noted = t_splits.exclusive;
+  /* Kept until the next leveled attempt or the end of the change: its
+  later exclusive paths (the cursor restores of a value's write) count with
+  it. */
+  auto &noted = t_splits.exclusive;
   const Blink_exclusive reason =
       noted.index == index ? noted.reason : Blink_exclusive::OTHER;
+  noted.counted = noted.counted || noted.index == index;
   btr_blink_stats.exclusive_by_reason[static_cast<size_t>(reason)].fetch_add(
       1, std::memory_order_relaxed);
   if (t_splits.finished == index) {
