@@ -748,30 +748,41 @@ bool debug_split() {
   return debug;
 }
 
-/** X1: why a row insert's leaf split cannot be leveled: a root that is a
-leaf (its raise changes the only page of the tree), a flagged leaf (IS3: its
-split is finished there first, X2), online DDL (its log apply runs under the
-index lock), with innodb_btree_blink_leveled_external OFF a row with
-externally stored columns (EX1 writes them after the split is published),
-and a cursor that the adaptive hash index placed, for which no copy of the
-root's segment headers can be taken (LO4: the split allocates from a copy
-taken by the insert's descent, or else by copy_root_segments()).
-@return the reason, or nothing if the split may be leveled */
-std::optional<Blink_exclusive> insert_refusal(const dict_index_t *index,
-                                              bool root, bool flagged,
-                                              bool descended,
-                                              const dtuple_t *entry) {
+/** X1: the refusals that the leaf split of a row insert and of an update
+share: a root that is a leaf (its raise changes the only page of the tree),
+a flagged leaf (IS3: its split is finished there first, X2), online DDL (its
+log apply runs under the index lock), a debug split.
+@return the reason, or nothing */
+std::optional<Blink_exclusive> leaf_refusal(const dict_index_t *index,
+                                            bool root, bool flagged) {
   if (root) {
     return Blink_exclusive::ROOT_LEAF;
   }
   if (flagged) {
     return Blink_exclusive::INCOMPLETE_SPLIT;
   }
+  if (dict_index_is_online_ddl(index)) {
+    return Blink_exclusive::ONLINE_DDL;
+  }
   if (debug_split()) {
     return Blink_exclusive::OTHER;
   }
-  if (dict_index_is_online_ddl(index)) {
-    return Blink_exclusive::ONLINE_DDL;
+  return std::nullopt;
+}
+
+/** X1: why a row insert's leaf split cannot be leveled: leaf_refusal(),
+with innodb_btree_blink_leveled_external OFF a row with externally stored
+columns (EX1 writes them after the split is published), and a cursor that
+the adaptive hash index placed, for which no copy of the root's segment
+headers can be taken (LO4: the split allocates from a copy taken by the
+insert's descent, or else by copy_root_segments()).
+@return the reason, or nothing if the split may be leveled */
+std::optional<Blink_exclusive> insert_refusal(const dict_index_t *index,
+                                              bool root, bool flagged,
+                                              bool descended,
+                                              const dtuple_t *entry) {
+  if (const auto reason = leaf_refusal(index, root, flagged)) {
+    return reason;
   }
   if (!srv_btree_blink_leveled_external &&
       page_zip_rec_needs_ext(rec_get_converted_size(index, entry),
@@ -786,11 +797,12 @@ std::optional<Blink_exclusive> insert_refusal(const dict_index_t *index,
   return std::nullopt;
 }
 
-/** X1: why an update's or rollback's leaf split cannot be leveled, as for
-a row insert (insert_refusal()), and: externally stored columns that only
-the exclusive path frees, the buffer pool running out (the caller's stock
-path refuses then, DB_LOCK_TABLE_FULL), and no copy of the root's segment
-headers (LO4, copy_root_segments()).
+/** X1: why an update's or rollback's leaf split cannot be leveled:
+leaf_refusal(), externally stored columns with
+innodb_btree_blink_leveled_external OFF or that only the exclusive path
+frees, the buffer pool running out (the caller's stock path refuses then,
+DB_LOCK_TABLE_FULL), and no copy of the root's segment headers (LO4,
+copy_root_segments()).
 @param[in] page  the leaf
 @param[in] any_extern  the record has externally stored columns
 @param[in] frees_elsewhere  they would be freed where EX4 does not
@@ -799,23 +811,16 @@ std::optional<Blink_exclusive> update_refusal(const dict_index_t *index,
                                               const page_t *page,
                                               bool any_extern,
                                               bool frees_elsewhere) {
-  if (page_get_page_no(page) == dict_index_get_page(index)) {
-    return Blink_exclusive::ROOT_LEAF;
-  }
-  if (is_flagged(page, index)) {
-    return Blink_exclusive::INCOMPLETE_SPLIT;
-  }
-  if (dict_index_is_online_ddl(index)) {
-    return Blink_exclusive::ONLINE_DDL;
+  if (const auto reason = leaf_refusal(
+          index, page_get_page_no(page) == dict_index_get_page(index),
+          is_flagged(page, index))) {
+    return reason;
   }
   if (any_extern && !srv_btree_blink_leveled_external) {
     return Blink_exclusive::SWITCH_OFF;
   }
   if (any_extern && frees_elsewhere) {
     return Blink_exclusive::EXTERNAL;
-  }
-  if (debug_split()) {
-    return Blink_exclusive::OTHER;
   }
   if (buf_LRU_buf_pool_running_out()) {
     return Blink_exclusive::POOL_LOW;
