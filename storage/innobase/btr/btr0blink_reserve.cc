@@ -15,7 +15,7 @@ for more details.
 
 /** @file btr/btr0blink_reserve.cc
 The page reserve of B-link indexes (btr/README.blink.md, "The page
-reserve", RV1-RV8): a refill allocates pages to an index's leaf segment in
+reserve", RV1-RV9): a refill allocates pages to an index's leaf segment in
 a mini-transaction of its own and lists them in its tablespace's reserve
 directory; a leveled leaf split takes two (one for SP5's re-split) and
 formats the one it uses as its right half, so it latches no tablespace, inode or descriptor page; after a crash
@@ -27,6 +27,7 @@ the directory tells which pages are still unused. */
 #include <condition_variable>
 #include <mutex>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "btr0blink.h"
@@ -224,6 +225,20 @@ struct Taken {
 };
 thread_local Taken t_taken;
 
+/** RV9: the reserve pages this thread formatted for externally stored
+columns, in flight until the mini-transactions that formatted them have
+committed. */
+struct Value_pages {
+  const dict_index_t *index{nullptr};
+  space_id_t space{SPACE_UNKNOWN};
+  std::vector<page_no_t> pages;
+#ifdef UNIV_DEBUG
+  /** the mini-transaction that formatted the last of them */
+  const mtr_t *mtr{nullptr};
+#endif /* UNIV_DEBUG */
+};
+thread_local Value_pages t_values;
+
 /** RV2: the pages a leaf split takes: its own, and one for SP5's re-split,
 so that the re-split allocates nothing that no extent reservation covers.
 A split takes these or none. */
@@ -250,6 +265,32 @@ bool pop_locked(Space_reserve &reserve, space_id_t space, uint64_t segment) {
   t_taken.space = space;
   t_taken.segment = segment;
   return true;
+}
+
+/** RV9: pop one page of the pool of index for a value, under
+reserve_mutex, leaving a split's pages in it (RV2).
+@return the page, or FIL_NULL */
+page_no_t pop_value_locked(const dict_index_t *index) {
+  auto reserve = reserves.find(index->space);
+  if (reserve == reserves.end() || reserve->second.disabled) {
+    return FIL_NULL;
+  }
+  auto segment = reserve->second.segment_of.find(index->id);
+  if (segment == reserve->second.segment_of.end()) {
+    return FIL_NULL;
+  }
+  auto pool = reserve->second.pools.find(segment->second);
+  if (pool == reserve->second.pools.end()) {
+    return FIL_NULL;
+  }
+  pool->second.ripen();
+  if (pool->second.pages.size() <= PAGES_PER_SPLIT) {
+    return FIL_NULL;
+  }
+  const page_no_t page_no = pool->second.pages.back();
+  pool->second.pages.pop_back();
+  reserve->second.in_flight.emplace(page_no, segment->second);
+  return page_no;
 }
 
 /** Pop a split's pages from the pool of index, under reserve_mutex.
@@ -1190,6 +1231,55 @@ bool btr_blink_reserve_take_for_update(const btr_cur_t *cursor) {
 
 bool btr_blink_reserve_extents_reserved() { return t_taken.extents_reserved; }
 
+namespace {
+
+/** RV2, RV9: latch a page this thread took from the reserve and format it
+as an allocation does (fsp_init_file_page()): its mark goes in the
+mini-transaction that uses it (RV7).
+@return the page, X-latched in mtr */
+buf_block_t *format_taken(const dict_index_t *index, page_no_t page_no,
+                          latch_level_t level, mtr_t *mtr) {
+  /* RV2: no one else latches a reserve page (it is in no level, and only
+  this thread took it), so waiting for it is safe under LO2 and LO3. */
+  buf_block_t *block =
+      buf_page_get(page_id_t(index->space, page_no),
+                   dict_table_page_size(index->table), RW_X_LATCH,
+                   UT_LOCATION_HERE, mtr);
+  /* RV7: a reserve page is untouched until it is used; PD6: a deleted leaf
+  keeps its flag until then. */
+  ut_a(unused(buf_block_get_frame(block), index->id));
+  buf_block_dbg_add_level(block, level);
+  fsp_init_file_page_low(block);
+  mlog_write_initial_log_record(buf_block_get_frame(block),
+                                MLOG_INIT_FILE_PAGE2, mtr);
+  return block;
+}
+
+/** RV9: the pages this thread formatted for values leave the in-flight
+set, once their mini-transactions have committed.
+@return the index whose values asked for pages, or nullptr */
+const dict_index_t *values_committed() {
+  const dict_index_t *index = std::exchange(t_values.index, nullptr);
+  if (index == nullptr) {
+    return nullptr;
+  }
+  ut_ad(t_values.mtr == nullptr || !t_values.mtr->is_active());
+  ut_d(t_values.mtr = nullptr);
+  if (!t_values.pages.empty()) {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    auto reserve = reserves.find(t_values.space);
+    if (reserve != reserves.end()) {
+      for (const page_no_t page_no : t_values.pages) {
+        reserve->second.in_flight.erase(page_no);
+      }
+    }
+  }
+  t_values.pages.clear();
+  return index;
+}
+
+}  // namespace
+
 buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr) {
   if (t_taken.unused.empty()) {
     return nullptr;
@@ -1203,29 +1293,47 @@ buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr) {
   t_taken.unused.pop_back();
   t_taken.used.push_back(page_no);
   btr_blink_reserve_stats.pages_taken.fetch_add(1, std::memory_order_relaxed);
-  /* RV2: no one else latches a reserve page (it is in no level, and only
-  this thread took it), so waiting for it is safe under LO2 and LO3. */
-  buf_block_t *block =
-      buf_page_get(page_id_t(index->space, page_no),
-                   dict_table_page_size(index->table), RW_X_LATCH,
-                   UT_LOCATION_HERE, mtr);
-  /* RV7: a reserve page is untouched until a split formats it; PD6: a
-  deleted leaf keeps its flag until then. */
-  ut_a(unused(buf_block_get_frame(block), index->id));
-  buf_block_dbg_add_level(block, SYNC_TREE_NODE_NEW);
-  /* As a new page of an allocation (fsp_init_file_page()), for the split's
-  btr_page_create(). */
-  fsp_init_file_page_low(block);
-  mlog_write_initial_log_record(buf_block_get_frame(block),
-                                MLOG_INIT_FILE_PAGE2, mtr);
+  buf_block_t *block = format_taken(index, page_no, SYNC_TREE_NODE_NEW, mtr);
   /* The split's mini-transaction, which formats the page, is lost: the
   page stays listed and unused (RV3). */
   DBUG_EXECUTE_IF("blink_crash_reserve_taken", blink_finish::crash_now(););
   return block;
 }
 
+buf_block_t *btr_blink_reserve_take_for_value(const dict_index_t *index,
+                                              mtr_t *mtr) {
+  if (!btr_blink_writes_external(index) || srv_btree_blink_reserve_pages == 0 ||
+      (t_values.index != nullptr && t_values.index != index)) {
+    return nullptr;
+  }
+  /* RV5: the write refills the pool after its commit, taken or not. */
+  t_values.index = index;
+  t_values.space = index->space;
+  page_no_t page_no;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    page_no = pop_value_locked(index);
+  }
+  if (page_no == FIL_NULL) {
+    btr_blink_reserve_stats.value_empty.fetch_add(1,
+                                                  std::memory_order_relaxed);
+    return nullptr;
+  }
+  t_values.pages.push_back(page_no);
+  ut_d(t_values.mtr = mtr);
+  btr_blink_reserve_stats.value_pages.fetch_add(1, std::memory_order_relaxed);
+  buf_block_t *block = format_taken(index, page_no, SYNC_EXTERN_STORAGE, mtr);
+  /* The value's mini-transaction is lost: the page stays listed and
+  unused (RV3). */
+  DBUG_EXECUTE_IF("blink_crash_value_page_taken",
+                  blink_finish::crash_now(););
+  return block;
+}
+
 const dict_index_t *btr_blink_reserve_after_commit() {
-  const dict_index_t *index = t_taken.index;
+  const dict_index_t *values_index = values_committed();
+  const dict_index_t *index =
+      t_taken.index != nullptr ? t_taken.index : values_index;
   t_taken.index = nullptr;
   t_taken.extents_reserved = false;
   t_taken.for_update = false;

@@ -455,6 +455,8 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       INNOFORK_RESERVE_STATUS(deleted_ripe),                              \
       INNOFORK_RESERVE_STATUS(split_waits),                               \
       INNOFORK_RESERVE_STATUS(split_refills),                             \
+      INNOFORK_RESERVE_STATUS(value_pages),                               \
+      INNOFORK_RESERVE_STATUS(value_empty),                               \
       INNOFORK_HOLD_STATUS("index_lock_sx", latch_hold_t::INDEX_SX),      \
       INNOFORK_HOLD_STATUS("index_lock_x", latch_hold_t::INDEX_X),        \
       INNOFORK_HOLD_STATUS("tablespace_latch_x", latch_hold_t::SPACE_X),  \

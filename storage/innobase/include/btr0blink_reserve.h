@@ -18,7 +18,7 @@ The page reserve of B-link indexes: pages allocated to an index's leaf
 segment ahead of its leaf splits, in mini-transactions of their own, and
 listed in the tablespace's reserve directory, so that a leaf split latches
 no tablespace, inode or extent descriptor page (btr/README.blink.md, "The
-page reserve", RV1-RV8). */
+page reserve", RV1-RV9). */
 
 #ifndef btr0blink_reserve_h
 #define btr0blink_reserve_h
@@ -71,6 +71,10 @@ struct btr_blink_reserve_stats_t {
   /** PD5, PD6: leaves deleted from their levels that became takeable, the
   horizon past their stamps. */
   std::atomic<uint64_t> deleted_ripe{0};
+  /** RV9: reserve pages that writes of externally stored columns took,
+  and the pages they allocated from the tablespace instead, the pool short. */
+  std::atomic<uint64_t> value_pages{0};
+  std::atomic<uint64_t> value_empty{0};
 };
 extern btr_blink_reserve_stats_t btr_blink_reserve_stats;
 
@@ -97,10 +101,22 @@ the pages this thread took, X-latched in mtr and not yet formatted.
 @return the block, or nullptr if it took none or has used both: allocate */
 buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr);
 
-/** RV6: after the mini-transaction of a leaf split that asked for pages
-has committed: the pages it used leave the in-flight set, those it did not
-use go back into the reserve.
-@return the index whose split asked (to refill), or nullptr */
+/** RV9: a page of an externally stored column of index, written under S
+(btr_blink_writes_external()), from the index's reserve: no tablespace
+latch while the write holds its leaf.  The pool keeps a split's pages.
+@param[in] index  the clustered index
+@param[in] mtr    the mini-transaction that writes the page
+@return the page, X-latched and formatted as alloc_lob_page() returns it,
+or nullptr: allocate */
+buf_block_t *btr_blink_reserve_take_for_value(const dict_index_t *index,
+                                              mtr_t *mtr);
+
+/** RV6, RV9: after the mini-transaction of a leaf split that asked for
+pages has committed: the pages it used leave the in-flight set, those it
+did not use go back into the reserve; so do the pages this thread took for
+values, whose mini-transactions have all committed.
+@return the index whose split asked or whose values took pages (to
+refill), or nullptr */
 const dict_index_t *btr_blink_reserve_after_commit();
 
 /** RV5: refill the reserve of an index if it is below half its target.
