@@ -267,8 +267,16 @@ bool pop_locked(Space_reserve &reserve, space_id_t space, uint64_t segment) {
   return true;
 }
 
+/** RV9: the pages a pool keeps for leaf splits, which values do not take:
+a quarter of its target, at least a split's (RV2).  Values take pages more
+than a page per 16 KiB they write, splits two per split; below this floor a
+split would wait for a refill, or refill, holding its leaf (RV2). */
+size_t value_floor(const Pool &pool) {
+  return std::max<size_t>(PAGES_PER_SPLIT, pool.target / 4);
+}
+
 /** RV9: pop one page of the pool of index for a value, under
-reserve_mutex, leaving a split's pages in it (RV2).
+reserve_mutex, above the floor kept for splits (value_floor()).
 @return the page, or FIL_NULL */
 page_no_t pop_value_locked(const dict_index_t *index) {
   auto reserve = reserves.find(index->space);
@@ -284,7 +292,7 @@ page_no_t pop_value_locked(const dict_index_t *index) {
     return FIL_NULL;
   }
   pool->second.ripen();
-  if (pool->second.pages.size() <= PAGES_PER_SPLIT) {
+  if (pool->second.pages.size() <= value_floor(pool->second)) {
     return FIL_NULL;
   }
   const page_no_t page_no = pool->second.pages.back();
