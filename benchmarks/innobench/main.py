@@ -133,6 +133,7 @@ def arguments(argv):
     ap.add_argument("--table-size", type=int)
     ap.add_argument("--warehouses", type=int)
     ap.add_argument("--tpcc-time", type=int)
+    ap.add_argument("--lob-rows", type=int, help="rows lob-write preloads (profile's default)")
     ap.add_argument("--fork-build", choices=["release", "debug"], default="release")
     ap.add_argument("--server-nodes", type=ints, help="NUMA nodes for mysqld")
     ap.add_argument("--client-nodes", type=ints, help="NUMA nodes for the clients")
@@ -161,7 +162,8 @@ def arguments(argv):
     a = ap.parse_args(argv)
     p = dict(PROFILES[a.profile])
     for k in ("servers", "workloads", "threads", "tpcc_threads", "isolation", "time", "warmup",
-              "repeats", "tables", "table_size", "warehouses", "tpcc_time", "buffer_pool", "redo"):
+              "repeats", "tables", "table_size", "warehouses", "tpcc_time", "lob_rows",
+              "buffer_pool", "redo"):
         if getattr(a, k) is not None:
             p[k] = getattr(a, k)
     for iso in p["isolation"]:

@@ -125,7 +125,15 @@ class CpuMeter:
 
 def reset_waits(server):
     server.sql("TRUNCATE TABLE performance_schema.events_waits_summary_global_by_event_name;"
+               " TRUNCATE TABLE performance_schema.events_waits_summary_by_thread_by_event_name;"
                " TRUNCATE TABLE performance_schema.file_summary_by_event_name")
+
+
+def top_waits(rows):
+    """'latch:count:ms' of the first TOP_WAITS (EVENT_NAME, COUNT, SUM_TIMER_WAIT)
+    rows, ordered by wait time."""
+    return " ".join("%s:%d:%.1fms" % (name.rsplit("/", 1)[1], int(count), int(ps) / 1e9)
+                    for name, count, ps in rows[:TOP_WAITS])
 
 
 BLINK_PREFIX = "Innodb_btree_blink_"
@@ -139,16 +147,20 @@ def read_waits(server):
         "events_waits_summary_global_by_event_name WHERE EVENT_NAME LIKE 'wait/synch/%/innodb/%'"
         " AND COUNT_STAR > 0 ORDER BY SUM_TIMER_WAIT DESC")
     out = {"trx_sys_mutex_count": 0, "trx_sys_mutex_ms": 0.0,
-           "index_lock_count": 0, "index_lock_ms": 0.0, "top_waits": []}
+           "index_lock_count": 0, "index_lock_ms": 0.0, "top_waits": top_waits(rows)}
     for name, count, ps in rows:
         ms = int(ps) / 1e9
         if name == TRX_SYS_MUTEX:
             out["trx_sys_mutex_count"], out["trx_sys_mutex_ms"] = int(count), ms
         elif name == INDEX_LOCK:
             out["index_lock_count"], out["index_lock_ms"] = int(count), ms
-        if len(out["top_waits"]) < TOP_WAITS:
-            out["top_waits"].append("%s:%d:%.1fms" % (name.rsplit("/", 1)[1], int(count), ms))
-    out["top_waits"] = " ".join(out["top_waits"])
+    # The same of InnoDB's own threads (purge, page cleaners, ...): the
+    # clients' connections waited the rest of top_waits.
+    out["top_waits_background"] = top_waits(server.rows(
+        "SELECT EVENT_NAME, SUM(COUNT_STAR), SUM(SUM_TIMER_WAIT) FROM performance_schema."
+        "events_waits_summary_by_thread_by_event_name JOIN performance_schema.threads"
+        " USING (THREAD_ID) WHERE TYPE = 'BACKGROUND' AND EVENT_NAME LIKE 'wait/synch/%/innodb/%'"
+        " AND COUNT_STAR > 0 GROUP BY EVENT_NAME ORDER BY SUM(SUM_TIMER_WAIT) DESC"))
     for count, ps in server.rows(
             "SELECT COUNT_READ, SUM_TIMER_READ FROM performance_schema.file_summary_by_event_name"
             " WHERE EVENT_NAME = '%s'" % DATA_FILE):

@@ -27,7 +27,7 @@ FIELDS = ["rep", "order", "server", "workload", "dataset", "isolation", "threads
           "read_qps", "read_p95_ms", "read_p99_ms"] + list(metrics.HOLD_COUNTERS) + [
           "trx_sys_mutex_count", "trx_sys_mutex_ms", "trx_sys_mutex_per_txn",
           "trx_sys_mutex_us_per_txn",
-          "index_lock_count", "index_lock_ms", "top_waits",
+          "index_lock_count", "index_lock_ms", "top_waits", "top_waits_background",
           # The fork's active transaction set and throttling (empty on stock):
           # gauges sampled once a second (trx_samples.csv), counters' deltas.
           "active_rw_ids_mean", "active_rw_ids_max", "throttling_waiting_mean",

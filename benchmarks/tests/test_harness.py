@@ -11,7 +11,7 @@ import unittest
 from unittest import mock
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from innobench import main, parse, report, server, workloads  # noqa: E402
+from innobench import main, metrics, parse, report, server, workloads  # noqa: E402
 
 HISTOGRAM = """\
 Latency histogram (values are in milliseconds)
@@ -52,6 +52,34 @@ class ParseTest(unittest.TestCase):
         self.assertEqual(parse.gotpc_check(CHECK_OK), "ok")
         self.assertTrue(parse.gotpc_check(CHECK_BAD).startswith("FAILED: execute check failed"))
         self.assertTrue(parse.gotpc_check("").startswith("FAILED: no consistency check"))
+
+
+class WaitsTest(unittest.TestCase):
+    class FakeServer:
+        """Answers the global summary, then the background threads' one."""
+        def __init__(self, answers):
+            self.answers = list(answers)
+            self.queries = []
+
+        def rows(self, sql):
+            self.queries.append(sql)
+            return self.answers.pop(0) if self.answers else []
+
+    def test_background_waits_apart(self):
+        glob = [("wait/synch/sxlock/innodb/fil_space_latch", "90", "25000000000000"),
+                ("wait/synch/sxlock/innodb/index_tree_rw_lock", "7", "1000000000")]
+        background = [("wait/synch/sxlock/innodb/fil_space_latch", "5", "1300000000000")]
+        fake = self.FakeServer([glob, background, []])
+        out = metrics.read_waits(fake)
+        self.assertEqual(out["top_waits"],
+                         "fil_space_latch:90:25000.0ms index_tree_rw_lock:7:1.0ms")
+        self.assertEqual(out["top_waits_background"], "fil_space_latch:5:1300.0ms")
+        self.assertEqual(out["index_lock_count"], 7)
+        self.assertIn("TYPE = 'BACKGROUND'", fake.queries[1])
+
+    def test_top_waits_keeps_the_first_five(self):
+        rows = [("wait/synch/mutex/innodb/m%d" % i, "1", "1000000") for i in range(7)]
+        self.assertEqual(len(metrics.top_waits(rows).split()), metrics.TOP_WAITS)
 
 
 class ServerSpecTest(unittest.TestCase):
@@ -114,6 +142,9 @@ class OptionsTest(unittest.TestCase):
         self.assertEqual(p["servers"], ["stock", "stock", "fork"])
         self.assertEqual(server.aa_pairs([s["name"] for s in server.server_specs(p["servers"])]),
                          [("stock", "stock-2")])
+        self.assertEqual(p["lob_rows"], main.LOB_ROWS)
+        a, p = main.arguments(["--profile", "quick", "--lob-rows", "200000"])
+        self.assertEqual(p["lob_rows"], 200000)
         a, p = main.arguments(["--profile", "full"])
         self.assertEqual(p["threads"], [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024])
         self.assertIn("ablations", p["servers"])
