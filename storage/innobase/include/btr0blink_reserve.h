@@ -72,7 +72,8 @@ struct btr_blink_reserve_stats_t {
   horizon past their stamps. */
   std::atomic<uint64_t> deleted_ripe{0};
   /** RV9: reserve pages that writes of externally stored columns took,
-  and the pages they allocated from the tablespace instead, the pool short. */
+  and the pages they allocated from the tablespace instead (the pool at its
+  floor for splits, or not loaded). */
   std::atomic<uint64_t> value_pages{0};
   std::atomic<uint64_t> value_empty{0};
 };
@@ -103,7 +104,8 @@ buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr);
 
 /** RV9: a page of an externally stored column of index, written under S
 (btr_blink_writes_external()), from the index's reserve: no tablespace
-latch while the write holds its leaf.  The pool keeps a split's pages.
+latch while the write holds its leaf.  The pool keeps its floor for
+splits (value_floor()).
 @param[in] index  the clustered index
 @param[in] mtr    the mini-transaction that writes the page
 @return the page, X-latched and formatted as alloc_lob_page() returns it,
@@ -115,7 +117,7 @@ buf_block_t *btr_blink_reserve_take_for_value(const dict_index_t *index,
 pages has committed: the pages it used leave the in-flight set, those it
 did not use go back into the reserve; so do the pages this thread took for
 values, whose mini-transactions have all committed.
-@return the index whose split asked or whose values took pages (to
+@return the index whose split asked or whose values asked for pages (to
 refill), or nullptr */
 const dict_index_t *btr_blink_reserve_after_commit();
 
