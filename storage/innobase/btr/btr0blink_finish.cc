@@ -912,14 +912,6 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   if (const auto reason =
           insert_refusal(index, root, flagged, descended, entry)) {
     btr_blink_exclusive_reason(index, *reason);
-    if (*reason == Blink_exclusive::INCOMPLETE_SPLIT && !split_for_debug) {
-      /* IS3: the flag's split is finished under S after the commit (FS1,
-      btr_blink_insert_done()) and the leaf tried once more (LO1), instead
-      of X2. */
-      t_splits.met_index = index;
-      t_splits.met_leaf = page_no;
-      t_splits.retry = index;
-    }
     return DB_FAIL;
   }
 
@@ -1294,8 +1286,7 @@ void btr_blink_insert_done() {
     rw_lock_t *lock = dict_index_get_lock(met_index);
     ut_ad(!rw_lock_own_flagged(
         lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
-    if (!DBUG_EVALUATE_IF("blink_met_not_finished", true, false) &&
-        rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
+    if (rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
       for (const page_no_t page_no : met) {
         if (page_no != FIL_NULL && !finish_split(met_index, page_no)) {
           break;
