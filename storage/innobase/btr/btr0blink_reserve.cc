@@ -268,9 +268,9 @@ bool pop_locked(Space_reserve &reserve, space_id_t space, uint64_t segment) {
 }
 
 /** RV9: the pages a pool keeps for leaf splits, which values do not take:
-a quarter of its target, at least a split's (RV2).  Values take pages more
-than a page per 16 KiB they write, splits two per split; below this floor a
-split would wait for a refill, or refill, holding its leaf (RV2). */
+a quarter of its target, at least a split's (RV2).  A value takes a page
+per 16 KiB or so, a split two; below this floor a split would wait for a
+refill, or refill, holding its leaf (RV2). */
 size_t value_floor(const Pool &pool) {
   return std::max<size_t>(PAGES_PER_SPLIT, pool.target / 4);
 }
