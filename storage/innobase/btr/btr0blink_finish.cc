@@ -1109,11 +1109,9 @@ Blink_external_write::~Blink_external_write() {
   (blink_external.test). */
   DBUG_EXECUTE_IF("blink_crash_after_external_write", crash_now(););
   /* RV9, RV5: the pages the values took from the reserve are formatted by
-  committed mini-transactions; refill through the write's copy (LO4). */
-  const dict_index_t *index = btr_blink_reserve_after_commit();
-  if (index != nullptr && t_splits.segments.of(index)) {
-    btr_blink_reserve_refill(index, t_splits.segments.bytes);
-  }
+  committed mini-transactions; the pool is refilled through the write's
+  copy of the segment headers (LO4). */
+  btr_blink_insert_done();
 }
 
 Blink_external_pause::Blink_external_pause(const dict_index_t *index) {
