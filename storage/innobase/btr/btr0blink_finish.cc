@@ -154,9 +154,17 @@ struct Leveled_splits {
     const dict_index_t *index{nullptr};
     uint64_t imports{0};
   } root_copied;
-  /** LO1: this row's update has waited for S once already
-  (btr_blink_update_retry()); reset by btr_blink_insert_done(). */
-  bool update_retried{false};
+  /** IS3: the flagged leaf that this row's retry finishes first
+  (btr_blink_insert_retry(); FIL_NULL: none). */
+  page_no_t retry_finish{FIL_NULL};
+  /** LO1, IS3: the retries this row has taken, one of each kind
+  (note_retry()); reset by btr_blink_insert_done() once none is due. */
+  struct Retried {
+    /** for S, or for a copy of the root's segment headers (LO1, LO4) */
+    bool waited{false};
+    /** after finishing the flagged leaf the row met (IS3) */
+    bool finished{false};
+  } retried;
   /** X1: why this thread's last leveled attempt on index refused, for the
   exclusive paths its caller takes next (btr_blink_exclusive_reason());
   reset by the next attempt, and by btr_blink_insert_done() once an
@@ -714,6 +722,24 @@ bool note_root_nowait(const dict_index_t *index) {
   return root != nullptr;
 }
 
+/** LO1, IS3: let this row try its leaf once more after a refusal, one
+retry of each kind: after waiting for S (or copying the root's segment
+headers, LO4) with nothing latched, and after finishing the flagged leaf it
+met.  Each kind is taken once, so a row's attempts are bounded; a second
+refusal of the same kind takes the exclusive path.
+@param[in] finish  the flagged leaf to finish first, or FIL_NULL
+@return whether the retry is due (btr_blink_insert_retry()) */
+bool note_retry(const dict_index_t *index, page_no_t finish) {
+  bool &spent = finish == FIL_NULL ? t_splits.retried.waited
+                                   : t_splits.retried.finished;
+  if (std::exchange(spent, true)) {
+    return false;
+  }
+  t_splits.retry = index;
+  t_splits.retry_finish = finish;
+  return true;
+}
+
 /** LO4: a copy of the root's segment headers for a split whose cursor no
 descent of this operation placed (the adaptive hash index's, a restored
 position's): taken under the root's S latch tried without waiting, as the
@@ -730,7 +756,7 @@ bool copy_root_segments(const dict_index_t *index) {
       note_root_nowait(index)) {
     return true;
   }
-  t_splits.retry = index;
+  note_retry(index, FIL_NULL);
   return false;
 }
 
@@ -912,12 +938,17 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   if (const auto reason =
           insert_refusal(index, root, flagged, descended, entry)) {
     btr_blink_exclusive_reason(index, *reason);
+    if (*reason == Blink_exclusive::INCOMPLETE_SPLIT && !split_for_debug) {
+      /* IS3: finished under S with nothing latched, then tried again; the
+      validator's tests split flagged pages on purpose. */
+      note_retry(index, page_no);
+    }
     return DB_FAIL;
   }
 
   DEBUG_SYNC_C("blink_insert_split");
   if (!hold_s(index, thr, false)) {
-    t_splits.retry = index;
+    note_retry(index, FIL_NULL);
     btr_blink_exclusive_reason(index, Blink_exclusive::S_REFUSED);
     return DB_FAIL;
   }
@@ -975,6 +1006,10 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
           update_refusal(index, page, rec_offs_any_extern(*offsets),
                          (frees && pcur == nullptr) || undoes_in_place)) {
     btr_blink_exclusive_reason(index, *reason);
+    if (*reason == Blink_exclusive::INCOMPLETE_SPLIT && !debug_split()) {
+      /* IS3, as for a row insert. */
+      note_retry(index, page_get_page_no(page));
+    }
     return false;
   }
   DEBUG_SYNC_C("blink_update_split");
@@ -982,7 +1017,7 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
     /* LO1: the caller may wait for S with no latch held and try once more
     (btr_blink_update_retry(), or btr_blink_insert_retry() for an insert
     over a delete-marked record and for a rollback). */
-    t_splits.retry = index;
+    note_retry(index, FIL_NULL);
     btr_blink_exclusive_reason(index, Blink_exclusive::S_REFUSED);
     return false;
   }
@@ -1024,10 +1059,9 @@ bool btr_blink_update(dberr_t *err, ulint flags, btr_cur_t *cursor,
 bool btr_blink_update_retry(btr_pcur_t *pcur, ulint **offsets,
                             mem_heap_t **heap, mtr_t *mtr) {
   dict_index_t *index = pcur->index();
-  if (t_splits.retry != index || t_splits.update_retried) {
+  if (t_splits.retry != index) {
     return false;
   }
-  t_splits.update_retried = true;
   mtr->commit();
   btr_blink_insert_retry(index);
   mtr->start();
@@ -1235,6 +1269,14 @@ bool btr_blink_insert_retry(const dict_index_t *index) {
       lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
   DEBUG_SYNC_C("blink_insert_retry");
   rw_lock_s_lock(lock, UT_LOCATION_HERE);
+  /* IS3: the flagged leaf that refused the split; if it cannot be finished
+  (FS3), the next attempt meets the flag again and takes the exclusive path,
+  whose X2 finishes it. */
+  const page_no_t finish = std::exchange(t_splits.retry_finish, FIL_NULL);
+  if (finish != FIL_NULL &&
+      !DBUG_EVALUATE_IF("blink_retry_not_finished", true, false)) {
+    finish_split(const_cast<dict_index_t *>(index), finish);
+  }
   /* LO4, for a retry whose cursor no descent will place: with S held and
   no page latched the root may be waited for (LO1, LO2), as by
   Blink_external_write. */
@@ -1265,7 +1307,10 @@ void btr_blink_insert_done() {
     release_holder();
   }
   t_splits.descended = nullptr;
-  t_splits.update_retried = false;
+  if (t_splits.retry == nullptr) {
+    /* LO1, IS3: no retry is due; the row's attempts are over. */
+    t_splits.retried = {};
+  }
   t_splits.root_copied = {};
   /* X1: the row's change is over; a reason it did not use yet is still
   for its caller's BTR_MODIFY_TREE search (row_ins_clust_index_entry()). */
