@@ -134,6 +134,9 @@ def arguments(argv):
     ap.add_argument("--warehouses", type=int)
     ap.add_argument("--tpcc-time", type=int)
     ap.add_argument("--lob-rows", type=int, help="rows lob-write preloads (profile's default)")
+    ap.add_argument("--index-pages", action="store_true",
+                    help="after each group: wait for purge, record the indexes' pages"
+                         " (leaf_pages_after, index_pages_after on its last point)")
     ap.add_argument("--fork-build", choices=["release", "debug"], default="release")
     ap.add_argument("--server-nodes", type=ints, help="NUMA nodes for mysqld")
     ap.add_argument("--client-nodes", type=ints, help="NUMA nodes for the clients")
@@ -372,11 +375,17 @@ def run(a, p, outdir, log_progress):
                                                     % (w.name, g["isolation"], rep))
                                 perf = perf_start(s, path)
                             try:
+                                row = None
                                 for row in w.run_group(s, ctx, g, rep):
                                     row.update(waits, rep=rep, server=s.name, order=pos, dataset=ds,
                                                server_cpus=len(plan.get("server_cpus") or ()) or None)
                                     ctx.rows.append(row)
                                     log_progress(progress, row)
+                                if a.index_pages and row is not None:
+                                    variance.settle(s)  # purge frees what the group deleted
+                                    row.update(optimizer.index_pages(s))
+                                    progress("    -> index pages %(index_pages_after)s,"
+                                             " leaf pages %(leaf_pages_after)s" % row)
                             finally:
                                 if perf:
                                     perf_stop(perf, path)

@@ -34,6 +34,8 @@ FIELDS = ["rep", "order", "server", "workload", "dataset", "isolation", "threads
           "throttling_waiting_max"] + list(metrics.THROTTLING_COUNTERS) + [
           "report_s", "hll_max",
           "page_splits", "splits_per_insert", "check", "blink_counters",
+          # --index-pages: on a group's last point, after purge settled.
+          "leaf_pages_after", "index_pages_after",
           # What the variance fixes waited for (variance.py), per group:
           "pending_mb", "writeback_s", "writeback", "warm_s", "warm_pages",
           # and per point:

@@ -130,6 +130,19 @@ class FlowTest(unittest.TestCase):
         rows, calls, _ = fake_run(["--variance-fixes", "none"])
         self.assertFalse([c for c in calls if c[0] in ("writeback", "warm", "settle")])
 
+    def test_index_pages_on_the_last_point_of_each_group(self):
+        pages = {"leaf_pages_after": 812, "index_pages_after": 1056}
+        with mock.patch.object(main.optimizer, "index_pages",
+                               lambda s: FakeServer.events.append(("pages", s.name)) or pages):
+            rows, calls, info = fake_run(["--index-pages"])
+        self.assertNotIn("error", info)
+        self.assertEqual([r.get("index_pages_after") for r in rows], [None, 1056] * 4)
+        # purge settles before the count, and the server stops after it
+        for i in [i for i, c in enumerate(calls) if c[0] == "pages"]:
+            self.assertEqual([c[0] for c in calls[i - 1:i + 2]], ["settle", "pages", "stop"])
+        rows, calls, _ = fake_run([])
+        self.assertFalse([r for r in rows if "index_pages_after" in r])
+
     def test_cpu_per_transaction_counts_every_type(self):
         rows, _, _ = fake_run([])
         for r in rows:  # 2.0 s of mysqld CPU over 40 transactions, not 10

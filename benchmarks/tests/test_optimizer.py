@@ -302,6 +302,35 @@ class PrepareTest(unittest.TestCase):
         self.assertIn("(1, 10, 2101))", delivery["DELETE"])
 
 
+class IndexPagesTest(unittest.TestCase):
+    def test_sampled_analyze_then_the_sums_and_the_setting_back(self):
+        srv = FakeServer({"SELECT @@GLOBAL.innodb_stats_persistent_sample_pages": [["1000001"]],
+                          "SELECT TABLE_SCHEMA": [["sbtest", "", "sbtest1"]],
+                          "ANALYZE TABLE": [["sbtest.sbtest1", "analyze", "status", "OK"]],
+                          "SELECT stat_name, SUM(stat_value)": [["n_leaf_pages", "812"],
+                                                               ["size", "1056"]]})
+        srv.sql = srv.queries.append
+        out = optimizer.index_pages(srv)
+        self.assertEqual(out, {"leaf_pages_after": 812, "index_pages_after": 1056})
+        sets = [q for q in srv.queries if q.startswith("SET GLOBAL")]
+        self.assertEqual(sets, ["SET GLOBAL innodb_stats_persistent_sample_pages = %d"
+                                % optimizer.PAGES_SAMPLE,
+                                "SET GLOBAL innodb_stats_persistent_sample_pages = 1000001"])
+        analyze = srv.queries.index("ANALYZE TABLE `sbtest`.`sbtest1`")
+        self.assertLess(srv.queries.index(sets[0]), analyze)
+        self.assertLess(analyze, srv.queries.index(sets[1]))
+        self.assertIn("'mysql'", srv.queries[-1])
+
+    def test_the_setting_comes_back_when_analyze_fails(self):
+        srv = FakeServer({"SELECT @@GLOBAL.innodb_stats_persistent_sample_pages": [["1000001"]],
+                          "SELECT TABLE_SCHEMA": [["sbtest", "", "sbtest1"]],
+                          "ANALYZE TABLE": [["sbtest.sbtest1", "analyze", "error", "Lock wait"]]})
+        srv.sql = srv.queries.append
+        with self.assertRaises(RuntimeError):
+            optimizer.index_pages(srv)
+        self.assertEqual(srv.queries[-1], "SET GLOBAL innodb_stats_persistent_sample_pages = 1000001")
+
+
 class SqlServer:
     """Keeps the statements sent with sql()."""
 
