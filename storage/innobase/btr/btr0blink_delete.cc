@@ -41,6 +41,7 @@ descent can reach it (PD5), then a split reuses it. */
 #include "srv0srv.h"
 #include "sync0rw.h"
 
+#include <optional>
 #include <thread>
 
 using blink_finish::child_of;
@@ -63,9 +64,10 @@ struct Prepared {
   /** the leaf, and its modify clock when prepared */
   buf_block_t *page{nullptr};
   uint64_t clock{0};
-  /** set when the delete empties the leaf and the leaf may leave its
-  level: its parent, on the leaf's node pointer; its left neighbour (or
-  nullptr) and its right sibling */
+  /** set when the leaf leaves its level, emptied by the delete or with
+  its other records moved to its right sibling (merge, PD8): its parent, on
+  the leaf's node pointer; its left neighbour (or nullptr) and its right
+  sibling */
   buf_block_t *parent{nullptr};
   ulint node_ptr{0};
   buf_block_t *left{nullptr};
@@ -73,8 +75,19 @@ struct Prepared {
   /** EX2: the record has externally stored columns, which stock's
   pessimistic delete frees under S */
   bool external{false};
+  /** PD8: the leaf keeps records, which move to its right sibling */
+  bool merge{false};
+  /** PD6, PD8: a merge refused since the reserve has not read its
+  directory since the startup: a plain delete, unless the directory can be
+  read first (btr_blink_search_for_delete()) */
+  bool unread{false};
 };
 thread_local Prepared t_prepared;
+
+/** PD8: this thread deletes a record in place that its prepared delete did
+not merge (delete_prepared()), so the optimistic delete may leave the leaf
+under-filled (btr_blink_delete_changes_tree()). */
+thread_local bool t_in_place;
 
 /** The latches btr_blink_search_for_delete() took, released again when the
 delete must take the exclusive path. */
@@ -188,6 +201,74 @@ void search_leaf(dict_index_t *index, const dtuple_t *tuple,
   cursor->left_block = nullptr;
 }
 
+/** PD8: whether the delete of a record of rec_size bytes leaves a leaf
+that keeps records under its index's MERGE_THRESHOLD, as stock's
+btr_cur_can_delete_without_compress() decides, with a right sibling to
+merge into. */
+bool merge_wanted(const dict_index_t *index, const page_t *page,
+                  ulint rec_size) {
+  const ulint hk_size = page_blink_get_hk(page, index).rec_size();
+  return page_get_data_size(page) - hk_size - rec_size <
+             BTR_CUR_PAGE_COMPRESS_LIMIT(index) &&
+         mach_read_from_4(page + FIL_PAGE_NEXT) != FIL_NULL;
+}
+
+/** PD1, PD8: whether the leaf may leave its level: its range goes to its
+right sibling under the same parent (latched X here), neither the leaf nor
+its left neighbour is flagged, the reserve has room to list the leaf (PD6)
+and, for a merge, the right sibling has room for the leaf's records that
+remain after the delete.
+@param[in] merge_rec_size  bytes of the record the merge deletes; 0 for a
+                           delete that empties the leaf
+@param[out] right  the right sibling, X-latched
+@return why not, or nothing */
+std::optional<Blink_exclusive> leave_level(dict_index_t *index,
+                                           Delete_latches &latches,
+                                           const rec_t *node_ptr,
+                                           buf_block_t *left, buf_block_t *leaf,
+                                           ulint merge_rec_size, mtr_t *mtr,
+                                           buf_block_t **right) {
+  const page_t *page = buf_block_get_frame(leaf);
+  const rec_t *right_ptr = page_rec_get_next_const(node_ptr);
+  const page_no_t right_no = btr_page_get_next(page, mtr);
+  if (is_flagged(page, index) ||
+      (left != nullptr && is_flagged(buf_block_get_frame(left), index))) {
+    return Blink_exclusive::INCOMPLETE_SPLIT;
+  }
+  if (right_no == FIL_NULL || !page_rec_is_user_rec(right_ptr)) {
+    return Blink_exclusive::LAST_CHILD;
+  }
+  if (child_of(right_ptr, index) != right_no) {
+    /* The right sibling has no node pointer yet: its split is
+    incomplete. */
+    return Blink_exclusive::INCOMPLETE_SPLIT;
+  }
+  *right = latches.leaf(right_no, RW_X_LATCH);
+  if (*right == nullptr || btr_page_get_prev(buf_block_get_frame(*right),
+                                             mtr) != leaf->page.id.page_no()) {
+    return Blink_exclusive::INCOMPLETE_SPLIT;
+  }
+  if (merge_rec_size > 0) {
+    /* F1 on the right sibling, as btr_compress() checks a merge. */
+    const page_t *right_page = buf_block_get_frame(*right);
+    const ulint n_recs = page_get_n_recs(page) - 1;
+    const ulint data_size = page_get_data_size(page) -
+                            page_blink_get_hk(page, index).rec_size() -
+                            merge_rec_size;
+    if (btr_blink_max_insert_size(
+            index, right_page,
+            page_get_max_insert_size_after_reorganize(right_page, n_recs)) <
+        data_size) {
+      return Blink_exclusive::OTHER;
+    }
+  }
+  /* PD6: room to list the page; the directory is latched by the delete. */
+  if (!btr_blink_reserve_room_for_delete(index)) {
+    return Blink_exclusive::RESERVE_FULL;
+  }
+  return std::nullopt;
+}
+
 /** PD1, PD2: latch what the delete of the cursor's record needs, under
 index->lock in S.
 @return false if the delete must take the exclusive path */
@@ -248,7 +329,8 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
   }
   t_prepared = {index, mtr, leaf, leaf->get_modify_clock(IF_DEBUG(true))};
   Rec_offsets offsets;
-  if (rec_offs_any_extern(offsets.compute(rec, index))) {
+  const ulint *rec_offsets = offsets.compute(rec, index);
+  if (rec_offs_any_extern(rec_offsets)) {
     /* EX2: freed under S from the copy of the segment headers the level
     search took (LO4), in a leaf that keeps other records; the exclusive
     path (X1) frees them otherwise. */
@@ -272,63 +354,37 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
     t_prepared.external = true;
     return true;
   }
-  if (page_get_n_recs(page) > 1) {
-    /* The leaf keeps records: a plain delete. */
+  const bool merge = page_get_n_recs(page) > 1;
+  if (merge && !merge_wanted(index, page, rec_offs_size(rec_offsets))) {
+    /* The leaf keeps enough records: a plain delete. */
     return true;
   }
-
-  /* PD1: the leaf leaves its level only if its range can go to its right
-  sibling under the same parent. */
-  const rec_t *right_ptr = page_rec_get_next_const(node_ptr);
-  const page_no_t right_no = btr_page_get_next(page, mtr);
-  if (is_flagged(page, index) ||
-      (left != nullptr && is_flagged(buf_block_get_frame(left), index))) {
-    return refuse(Blink_exclusive::INCOMPLETE_SPLIT);
-  }
-  if (right_no == FIL_NULL || !page_rec_is_user_rec(right_ptr)) {
-    return refuse(Blink_exclusive::LAST_CHILD);
-  }
-  if (child_of(right_ptr, index) != right_no) {
-    /* The right sibling has no node pointer yet: its split is
-    incomplete. */
-    return refuse(Blink_exclusive::INCOMPLETE_SPLIT);
-  }
-  buf_block_t *right = latches.leaf(right_no, RW_X_LATCH);
-  if (right == nullptr ||
-      btr_page_get_prev(buf_block_get_frame(right), mtr) != leaf_no) {
-    return refuse(Blink_exclusive::INCOMPLETE_SPLIT);
-  }
-  /* PD6: room to list the page; the directory is latched by the delete. */
-  if (!btr_blink_reserve_room_for_delete(index)) {
-    return refuse(Blink_exclusive::RESERVE_FULL);
+  buf_block_t *right = nullptr;
+  if (const auto reason =
+          leave_level(index, latches, node_ptr, left, leaf,
+                      merge ? rec_offs_size(rec_offsets) : 0, mtr, &right)) {
+    /* PD8: a merge that cannot be done is not one: a plain delete. */
+    t_prepared.unread = merge && *reason == Blink_exclusive::RESERVE_FULL &&
+                        !btr_blink_reserve_loaded(index);
+    return merge || refuse(*reason);
   }
   t_prepared.parent = parent_block;
   t_prepared.node_ptr = page_offset(node_ptr);
   t_prepared.left = left;
   t_prepared.right = right;
+  t_prepared.merge = merge;
   return true;
 }
 
-/** PD2: the leaf, emptied but for the cursor's record, leaves its level. */
-void delete_leaf(const Prepared &prepared, btr_cur_t *cursor, mtr_t *mtr) {
-  dict_index_t *index = cursor->index;
+/** PD2: the leaf, empty now, leaves its level: its range goes to its right
+sibling, which took its record locks. */
+void unlink_leaf(const Prepared &prepared, dict_index_t *index, mtr_t *mtr) {
   buf_block_t *block = prepared.page;
   page_t *page = buf_block_get_frame(block);
   buf_block_t *right = prepared.right;
   const page_no_t right_no = right->page.id.page_no();
-  ut_ad(page_get_n_recs(page) == 1);
+  ut_ad(page_is_empty(page));
   ut_ad(btr_page_get_next(page, mtr) == right_no);
-
-  /* Its record locks go with its range, to the right sibling's first
-  record, as btr_discard_page() sends those of a page without a left
-  sibling: an insert into the range checks that record's locks. */
-  if (!dict_table_is_locking_disabled(index->table)) {
-    lock_update_discard(right, lock_get_min_heap_no(right), block);
-  }
-  btr_search_drop_page_hash_index(block);
-  Rec_offsets offsets;
-  page_cur_delete_rec(btr_cur_get_page_cur(cursor), index,
-                      offsets.compute(btr_cur_get_rec(cursor), index), mtr);
 
   /* The parent: the leaf's node pointer names the right sibling, whose own
   node pointer, the next record, goes. */
@@ -361,16 +417,92 @@ void delete_leaf(const Prepared &prepared, btr_cur_t *cursor, mtr_t *mtr) {
   DBUG_EXECUTE_IF("blink_crash_in_delete", blink_finish::crash_now(););
 }
 
+/** PD2: the leaf, emptied but for the cursor's record, leaves its level. */
+void delete_leaf(const Prepared &prepared, btr_cur_t *cursor, mtr_t *mtr) {
+  dict_index_t *index = cursor->index;
+  buf_block_t *block = prepared.page;
+  buf_block_t *right = prepared.right;
+  ut_ad(page_get_n_recs(buf_block_get_frame(block)) == 1);
+
+  /* Its record locks go with its range, to the right sibling's first
+  record, as btr_discard_page() sends those of a page without a left
+  sibling: an insert into the range checks that record's locks. */
+  if (!dict_table_is_locking_disabled(index->table)) {
+    lock_update_discard(right, lock_get_min_heap_no(right), block);
+  }
+  btr_search_drop_page_hash_index(block);
+  Rec_offsets offsets;
+  page_cur_delete_rec(btr_cur_get_page_cur(cursor), index,
+                      offsets.compute(btr_cur_get_rec(cursor), index), mtr);
+  unlink_leaf(prepared, index, mtr);
+}
+
+/** PD8: the cursor's record is deleted, the leaf's other records move to
+the start of its right sibling, and the emptied leaf leaves its level, all in
+the delete's mini-transaction, so that no reader sees the records in two
+places or in neither.  The order of stock's merge to the right
+(btr_compress()): the records with their locks and adaptive hash index
+entries (page_copy_rec_list_end()), then the locks of the leaf's supremum
+(lock_update_merge_right()). */
+void merge_right(const Prepared &prepared, btr_cur_t *cursor, mtr_t *mtr) {
+  dict_index_t *index = cursor->index;
+  buf_block_t *block = prepared.page;
+  page_t *page = buf_block_get_frame(block);
+  buf_block_t *right = prepared.right;
+  ut_ad(page_get_n_recs(page) > 1);
+
+  /* As an optimistic delete deletes it (btr_cur_optimistic_delete()). */
+  rec_t *rec = btr_cur_get_rec(cursor);
+  if (!dict_table_is_locking_disabled(index->table)) {
+    lock_update_delete(block, rec);
+  }
+  btr_search_update_hash_on_delete(cursor);
+  Rec_offsets offsets;
+  page_cur_delete_rec(btr_cur_get_page_cur(cursor), index,
+                      offsets.compute(rec, index), mtr);
+
+  /* leave_level() checked the room after a reorganize, which
+  page_copy_rec_list_end() does not make (btr_compress()). */
+  const page_t *right_page = buf_block_get_frame(right);
+  if (page_get_data_size(page) - page_blink_get_hk(page, index).rec_size() >
+      page_get_max_insert_size(right_page, page_get_n_recs(page))) {
+    page_cur_t right_cur;
+    page_cur_set_before_first(right, &right_cur);
+    ut_a(btr_page_reorganize(&right_cur, index, mtr));
+  }
+  const rec_t *orig_succ = page_copy_rec_list_end(
+      right, block, page_get_infimum_rec(page), index, mtr);
+  ut_a(orig_succ != nullptr);
+  btr_search_drop_page_hash_index(block);
+  if (!dict_table_is_locking_disabled(index->table)) {
+    lock_update_merge_right(right, orig_succ, block);
+  }
+  /* The leaf keeps its high key and flags (page_create_empty()). */
+  page_delete_rec_list_end(page_rec_get_next(page_get_infimum_rec(page)),
+                           block, index, ULINT_UNDEFINED, ULINT_UNDEFINED, mtr);
+  DBUG_EXECUTE_IF("blink_crash_in_merge", blink_finish::crash_now(););
+  unlink_leaf(prepared, index, mtr);
+  btr_blink_stats.pages_merged.fetch_add(1, std::memory_order_relaxed);
+}
+
 /** PD2: the prepared delete of a record without externally stored
 columns.
 @return whether it was done */
 bool delete_prepared(const Prepared &prepared, btr_cur_t *cursor,
                      mtr_t *mtr) {
+  if (prepared.merge) {
+    merge_right(prepared, cursor, mtr);
+    return true;
+  }
   if (prepared.parent == nullptr) {
-    /* The leaf keeps records (PD4: no merge).  Refused only if the switch
-    went OFF since the search: stock's pessimistic delete then runs under
-    S, which merges nothing (btr_blink_merge_allowed() wants X). */
-    return btr_cur_optimistic_delete(cursor, 0, mtr);
+    /* The leaf keeps records, under-filled if no merge was possible (PD8).
+    Refused only if the switch went OFF since the search: stock's
+    pessimistic delete then runs under S, which merges nothing
+    (btr_blink_merge_allowed() wants X). */
+    t_in_place = true;
+    const bool deleted = btr_cur_optimistic_delete(cursor, 0, mtr);
+    t_in_place = false;
+    return deleted;
   }
   delete_leaf(prepared, cursor, mtr);
   return true;
@@ -386,10 +518,13 @@ bool btr_blink_deletes_pages(const dict_index_t *index) {
   return index->blink && srv_btree_blink_page_delete;
 }
 
-bool btr_blink_delete_empties_leaf(const btr_cur_t *cursor) {
+bool btr_blink_delete_changes_tree(const btr_cur_t *cursor, ulint rec_size) {
   const page_t *page = btr_cur_get_page(const_cast<btr_cur_t *>(cursor));
-  return page_get_n_recs(page) < 2 &&
-         page_get_page_no(page) != dict_index_get_page(cursor->index);
+  if (page_get_page_no(page) == dict_index_get_page(cursor->index)) {
+    return false;
+  }
+  return page_get_n_recs(page) < 2 ||
+         (!t_in_place && merge_wanted(cursor->index, page, rec_size));
 }
 
 bool btr_blink_page_deleted(const page_t *page, const dict_index_t *index) {
@@ -416,19 +551,26 @@ bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
     leveled split does. */
     mtr_s_lock(dict_index_get_lock(index), mtr, UT_LOCATION_HERE);
     Delete_latches latches(index, mtr);
-    if (prepare(index, tuple, mode, cursor, location, mtr, latches)) {
+    const bool prepared =
+        prepare(index, tuple, mode, cursor, location, mtr, latches);
+    if (prepared && !t_prepared.unread) {
       return true;
     }
-    t_prepared = Prepared{};
-    latches.release_all();
     const fseg_header_t *leaf_seg = btr_blink_leaf_segment(index);
     if (!first || leaf_seg == nullptr || btr_blink_reserve_loaded(index) ||
         holds_sx_or_x(dict_index_get_lock(index))) {
-      return false;
+      if (!prepared) {
+        t_prepared = Prepared{};
+        latches.release_all();
+      }
+      return prepared;
     }
-    /* PD6: a deletion lists its page in a directory the reserve has read
-    (RV3); after a restart, before any split, it reads it here, with no
-    latch held, from the segment header the level search copied (LO4). */
+    t_prepared = Prepared{};
+    latches.release_all();
+    /* PD6: a deletion, or a merge (PD8), lists its page in a directory the
+    reserve has read (RV3); after a restart, before any split, it reads it
+    here, with no latch held, from the segment header the level search
+    copied (LO4). */
     btr_blink_reserve_refill(index, leaf_seg);
   }
 }

@@ -429,6 +429,9 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       {"btree_blink_pages_deleted",                                        \
        (char *)&btr_blink_stats.pages_deleted, SHOW_LONGLONG,              \
        SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_pages_merged",                                         \
+       (char *)&btr_blink_stats.pages_merged, SHOW_LONGLONG,               \
+       SHOW_SCOPE_GLOBAL},                                                 \
       {"btree_blink_deleted_passed",                                       \
        (char *)&btr_blink_stats.deleted_passed, SHOW_LONGLONG,             \
        SHOW_SCOPE_GLOBAL},                                                 \

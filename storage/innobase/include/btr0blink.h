@@ -158,6 +158,9 @@ struct btr_blink_stats_t {
   std::atomic<uint64_t> splits_undone{0};
   /** PD2: leaves deleted from their levels under index->lock in S. */
   std::atomic<uint64_t> pages_deleted{0};
+  /** PD8: of those, leaves whose records moved to their right siblings
+  first. */
+  std::atomic<uint64_t> pages_merged{0};
   /** PD3: descents that latched a deleted page and moved right. */
   std::atomic<uint64_t> deleted_passed{0};
   /** EX1, EX3: row inserts and updates that wrote externally stored
@@ -212,11 +215,13 @@ the deletes of this moment follow PD1-PD4.  Whatever it says, descents move
 right from deleted pages (PD3) and the reserve reuses them (PD6). */
 bool btr_blink_deletes_pages(const dict_index_t *index);
 
-/** PD1, PD4: whether the delete of the cursor's record empties a leaf other
-than the root: the only delete of a page-deleting B-link index that the
-optimistic delete refuses, for the pessimistic one, which deletes the leaf
-with its record (PD2). */
-bool btr_blink_delete_empties_leaf(const btr_cur_t *cursor);
+/** PD1, PD4, PD8: whether the delete of the cursor's record, of rec_size
+bytes, empties a leaf other than the root or leaves it under its index's
+MERGE_THRESHOLD with a right sibling: the deletes of a page-deleting B-link
+index that the optimistic delete refuses, for the pessimistic one, which
+deletes the leaf with its record (PD2) or moves the leaf's records to its
+right sibling first (PD8), or else deletes the record in place. */
+bool btr_blink_delete_changes_tree(const btr_cur_t *cursor, ulint rec_size);
 
 /** PD2: the BTR_MODIFY_TREE search of a delete (purge, rollback) on a
 B-link index, under index->lock in S: latches the parent, the leaf's left
