@@ -64,19 +64,24 @@ struct Prepared {
   /** the leaf, and its modify clock when prepared */
   buf_block_t *page{nullptr};
   uint64_t clock{0};
-  /** set when the leaf leaves its level, emptied by the delete or with
-  its other records moved to its right sibling (merge, PD8): its parent, on
-  the leaf's node pointer; its left neighbour (or nullptr) and its right
-  sibling */
+  /** set when a page leaves its level (leaving): the leaf, emptied by the
+  delete or with its other records moved to its right sibling (merge, PD8),
+  or its left neighbour, whose records move into the leaf (merge_left); the
+  parent, on the leaving page's node pointer; the leaving page's left
+  neighbour (or nullptr) and right sibling */
   buf_block_t *parent{nullptr};
   ulint node_ptr{0};
   buf_block_t *left{nullptr};
   buf_block_t *right{nullptr};
+  buf_block_t *leaving{nullptr};
   /** EX2: the record has externally stored columns, which stock's
   pessimistic delete frees under S */
   bool external{false};
   /** PD8: the leaf keeps records, which move to its right sibling */
   bool merge{false};
+  /** PD8: the leaf keeps its records, and its left neighbour's move into
+  it */
+  bool merge_left{false};
   /** PD6, PD8: a merge refused since the reserve has not read its
   directory since the startup: a plain delete, unless the directory can be
   read first (btr_blink_search_for_delete()) */
@@ -269,6 +274,37 @@ std::optional<Blink_exclusive> leave_level(dict_index_t *index,
   return std::nullopt;
 }
 
+/** PD8: whether the leaf's left neighbour may move its records into the
+leaf and leave its level, where the leaf cannot merge to its right: the left
+neighbour's node pointer is the one before the leaf's in the parent, neither
+it nor its own left neighbour is flagged, the leaf has room for its records
+with F1's room, and the reserve has room to list it (PD6).
+@param[in] node_ptr    the leaf's node pointer
+@param[in] left_left   the left neighbour's left neighbour, or nullptr */
+bool left_merge_possible(const dict_index_t *index, const rec_t *node_ptr,
+                         const buf_block_t *left_left, const buf_block_t *left,
+                         const buf_block_t *leaf, mtr_t *mtr) {
+  const page_t *left_page = buf_block_get_frame(left);
+  const rec_t *left_ptr = page_rec_get_prev_const(node_ptr);
+  if (!page_rec_is_user_rec(left_ptr) ||
+      child_of(left_ptr, index) != left->page.id.page_no() ||
+      is_flagged(left_page, index) ||
+      (left_left != nullptr &&
+       is_flagged(buf_block_get_frame(left_left), index)) ||
+      btr_page_get_prev(left_page, mtr) !=
+          (left_left == nullptr ? FIL_NULL : left_left->page.id.page_no())) {
+    return false;
+  }
+  const page_t *page = buf_block_get_frame(leaf);
+  const ulint data_size = page_get_data_size(left_page) -
+                          page_blink_get_hk(left_page, index).rec_size();
+  return btr_blink_max_insert_size(
+             index, page,
+             page_get_max_insert_size_after_reorganize(
+                 page, page_get_n_recs(left_page))) >= data_size &&
+         btr_blink_reserve_room_for_delete(index);
+}
+
 /** PD1, PD2: latch what the delete of the cursor's record needs, under
 index->lock in S.
 @return false if the delete must take the exclusive path */
@@ -301,10 +337,25 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
     return refuse(Blink_exclusive::INCOMPLETE_SPLIT);
   }
   const page_no_t left_no = btr_page_get_prev(buf_block_get_frame(leaf), mtr);
+  /* PD8: a leaf that keeps records may take its left neighbour's, which
+  leaves its level then: that page's left neighbour is latched first
+  (LO2), found as the leaf's is below. */
+  const bool may_merge = page_get_n_recs(buf_block_get_frame(leaf)) > 1;
   latches.release(leaf, RW_S_LATCH);
   DEBUG_SYNC_C("blink_delete_left_named");
 
   bool failed;
+  buf_block_t *left_left = nullptr;
+  bool left_left_found = false;
+  if (may_merge && left_no != FIL_NULL) {
+    if (buf_block_t *named = latches.leaf(left_no, RW_S_LATCH)) {
+      const page_no_t left_left_no =
+          btr_page_get_prev(buf_block_get_frame(named), mtr);
+      latches.release(named, RW_S_LATCH);
+      left_left = latch_left(latches, left_left_no, left_no, mtr, &failed);
+      left_left_found = !failed;
+    }
+  }
   buf_block_t *left = latch_left(latches, left_no, leaf_no, mtr, &failed);
   if (failed) {
     return refuse(Blink_exclusive::INCOMPLETE_SPLIT);
@@ -348,8 +399,10 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
     }
     /* Only the leaf is needed while the columns are freed. */
     latches.release(parent_block, RW_X_LATCH);
-    if (left != nullptr) {
-      latches.release(left, RW_X_LATCH);
+    for (buf_block_t *block : {left, left_left}) {
+      if (block != nullptr) {
+        latches.release(block, RW_X_LATCH);
+      }
     }
     t_prepared.external = true;
     return true;
@@ -363,15 +416,29 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
   if (const auto reason =
           leave_level(index, latches, node_ptr, left, leaf,
                       merge ? rec_offs_size(rec_offsets) : 0, mtr, &right)) {
+    if (!merge) {
+      return refuse(*reason);
+    }
+    if (left_left_found && left != nullptr &&
+        left_merge_possible(index, node_ptr, left_left, left, leaf, mtr)) {
+      t_prepared.parent = parent_block;
+      t_prepared.node_ptr = page_offset(page_rec_get_prev_const(node_ptr));
+      t_prepared.left = left_left;
+      t_prepared.right = leaf;
+      t_prepared.leaving = left;
+      t_prepared.merge_left = true;
+      return true;
+    }
     /* PD8: a merge that cannot be done is not one: a plain delete. */
-    t_prepared.unread = merge && *reason == Blink_exclusive::RESERVE_FULL &&
+    t_prepared.unread = *reason == Blink_exclusive::RESERVE_FULL &&
                         !btr_blink_reserve_loaded(index);
-    return merge || refuse(*reason);
+    return true;
   }
   t_prepared.parent = parent_block;
   t_prepared.node_ptr = page_offset(node_ptr);
   t_prepared.left = left;
   t_prepared.right = right;
+  t_prepared.leaving = leaf;
   t_prepared.merge = merge;
   return true;
 }
@@ -379,7 +446,7 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
 /** PD2: the leaf, empty now, leaves its level: its range goes to its right
 sibling, which took its record locks. */
 void unlink_leaf(const Prepared &prepared, dict_index_t *index, mtr_t *mtr) {
-  buf_block_t *block = prepared.page;
+  buf_block_t *block = prepared.leaving;
   page_t *page = buf_block_get_frame(block);
   buf_block_t *right = prepared.right;
   const page_no_t right_no = right->page.id.page_no();
@@ -437,32 +504,20 @@ void delete_leaf(const Prepared &prepared, btr_cur_t *cursor, mtr_t *mtr) {
   unlink_leaf(prepared, index, mtr);
 }
 
-/** PD8: the cursor's record is deleted, the leaf's other records move to
-the start of its right sibling, and the emptied leaf leaves its level, all in
-the delete's mini-transaction, so that no reader sees the records in two
-places or in neither.  The order of stock's merge to the right
+/** PD8: the records of the page that leaves its level move to the start
+of its right sibling, in the order of stock's merge to the right
 (btr_compress()): the records with their locks and adaptive hash index
-entries (page_copy_rec_list_end()), then the locks of the leaf's supremum
-(lock_update_merge_right()). */
-void merge_right(const Prepared &prepared, btr_cur_t *cursor, mtr_t *mtr) {
-  dict_index_t *index = cursor->index;
-  buf_block_t *block = prepared.page;
+entries (page_copy_rec_list_end()), then the locks of the page's supremum
+(lock_update_merge_right()); the page is emptied and leaves its level
+(unlink_leaf()).  All in the delete's mini-transaction, with both pages
+X-latched, so that no reader sees the records in two places or in neither. */
+void move_right_and_unlink(const Prepared &prepared, dict_index_t *index,
+                           mtr_t *mtr) {
+  buf_block_t *block = prepared.leaving;
   page_t *page = buf_block_get_frame(block);
   buf_block_t *right = prepared.right;
-  ut_ad(page_get_n_recs(page) > 1);
-
-  /* As an optimistic delete deletes it (btr_cur_optimistic_delete()). */
-  rec_t *rec = btr_cur_get_rec(cursor);
-  if (!dict_table_is_locking_disabled(index->table)) {
-    lock_update_delete(block, rec);
-  }
-  btr_search_update_hash_on_delete(cursor);
-  Rec_offsets offsets;
-  page_cur_delete_rec(btr_cur_get_page_cur(cursor), index,
-                      offsets.compute(rec, index), mtr);
-
-  /* leave_level() checked the room after a reorganize, which
-  page_copy_rec_list_end() does not make (btr_compress()). */
+  /* The room was checked after a reorganize, which page_copy_rec_list_end()
+  does not make (btr_compress()). */
   const page_t *right_page = buf_block_get_frame(right);
   if (page_get_data_size(page) - page_blink_get_hk(page, index).rec_size() >
       page_get_max_insert_size(right_page, page_get_n_recs(page))) {
@@ -477,7 +532,7 @@ void merge_right(const Prepared &prepared, btr_cur_t *cursor, mtr_t *mtr) {
   if (!dict_table_is_locking_disabled(index->table)) {
     lock_update_merge_right(right, orig_succ, block);
   }
-  /* The leaf keeps its high key and flags (page_create_empty()). */
+  /* The page keeps its high key and flags (page_create_empty()). */
   page_delete_rec_list_end(page_rec_get_next(page_get_infimum_rec(page)),
                            block, index, ULINT_UNDEFINED, ULINT_UNDEFINED, mtr);
   DBUG_EXECUTE_IF("blink_crash_in_merge", blink_finish::crash_now(););
@@ -485,13 +540,25 @@ void merge_right(const Prepared &prepared, btr_cur_t *cursor, mtr_t *mtr) {
   btr_blink_stats.pages_merged.fetch_add(1, std::memory_order_relaxed);
 }
 
+/** PD8: delete the cursor's record in place, as an optimistic delete would,
+though the leaf is under its MERGE_THRESHOLD now. */
+bool delete_in_place(btr_cur_t *cursor, mtr_t *mtr) {
+  t_in_place = true;
+  const bool deleted = btr_cur_optimistic_delete(cursor, 0, mtr);
+  t_in_place = false;
+  return deleted;
+}
+
 /** PD2: the prepared delete of a record without externally stored
 columns.
 @return whether it was done */
 bool delete_prepared(const Prepared &prepared, btr_cur_t *cursor,
                      mtr_t *mtr) {
-  if (prepared.merge) {
-    merge_right(prepared, cursor, mtr);
+  if (prepared.merge || prepared.merge_left) {
+    /* The record first: the leaf moves its other records to its right
+    sibling (merge), or takes its left neighbour's (merge_left). */
+    ut_a(delete_in_place(cursor, mtr));
+    move_right_and_unlink(prepared, cursor->index, mtr);
     return true;
   }
   if (prepared.parent == nullptr) {
@@ -499,10 +566,7 @@ bool delete_prepared(const Prepared &prepared, btr_cur_t *cursor,
     Refused only if the switch went OFF since the search: stock's
     pessimistic delete then runs under S, which merges nothing
     (btr_blink_merge_allowed() wants X). */
-    t_in_place = true;
-    const bool deleted = btr_cur_optimistic_delete(cursor, 0, mtr);
-    t_in_place = false;
-    return deleted;
+    return delete_in_place(cursor, mtr);
   }
   delete_leaf(prepared, cursor, mtr);
   return true;
