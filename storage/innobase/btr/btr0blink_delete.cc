@@ -15,10 +15,12 @@ for more details.
 
 /** @file btr/btr0blink_delete.cc
 Page deletion of B-link indexes (btr/README.blink.md, "Page deletion",
-PD1-PD7): the delete of the last record of a leaf takes the leaf out of its
+PD1-PD8): the delete of the last record of a leaf takes the leaf out of its
 level in the same mini-transaction, under index->lock in S, giving its key
-range to its right sibling; the leaf waits in the index's reserve until no
-descent can reach it (PD5), then a split reuses it. */
+range to its right sibling; a delete that leaves a leaf under-filled moves
+its records, or its left neighbour's, to the right first (PD8); the page
+that left waits in the index's reserve until no descent can reach it (PD5),
+then a split reuses it. */
 
 #include "btr0blink.h"
 #include "btr0blink_chain.h"
@@ -41,6 +43,7 @@ descent can reach it (PD5), then a split reuses it. */
 #include "srv0srv.h"
 #include "sync0rw.h"
 
+#include <initializer_list>
 #include <optional>
 #include <thread>
 
@@ -82,17 +85,12 @@ struct Prepared {
   /** PD8: the leaf keeps its records, and its left neighbour's move into
   it */
   bool merge_left{false};
-  /** PD6, PD8: a merge refused since the reserve has not read its
+  /** PD6, PD8: a merge not done while the reserve has not read its
   directory since the startup: a plain delete, unless the directory can be
-  read first (btr_blink_search_for_delete()) */
+  read first and the merge tried again (btr_blink_search_for_delete()) */
   bool unread{false};
 };
 thread_local Prepared t_prepared;
-
-/** PD8: this thread deletes a record in place that its prepared delete did
-not merge (delete_prepared()), so the optimistic delete may leave the leaf
-under-filled (btr_blink_delete_changes_tree()). */
-thread_local bool t_in_place;
 
 /** The latches btr_blink_search_for_delete() took, released again when the
 delete must take the exclusive path. */
@@ -150,6 +148,17 @@ class Delete_latches {
   std::vector<std::pair<buf_block_t *, ulint>> m_held;
 };
 
+/** PD8, EX2: a delete that changes no structure needs only its leaf: the
+other pages the search latched go now. */
+void keep_leaf_only(Delete_latches &latches,
+                    std::initializer_list<buf_block_t *> blocks) {
+  for (buf_block_t *block : blocks) {
+    if (block != nullptr) {
+      latches.release(block, RW_X_LATCH);
+    }
+  }
+}
+
 /** PD2: latch the leaf's left neighbour, moving right from the page its
 left link named while that page's right link is not the leaf (it split
 meanwhile).
@@ -170,6 +179,7 @@ buf_block_t *latch_left(Delete_latches &latches, page_no_t left_no,
       return left;
     }
     if (next == FIL_NULL || cycle.step(next)) {
+      latches.release(left, RW_X_LATCH);
       break;
     }
     buf_block_t *right = latches.leaf(next, RW_X_LATCH);
@@ -208,14 +218,12 @@ void search_leaf(dict_index_t *index, const dtuple_t *tuple,
 
 /** PD8: whether the delete of a record of rec_size bytes leaves a leaf
 that keeps records under its index's MERGE_THRESHOLD, as stock's
-btr_cur_can_delete_without_compress() decides, with a right sibling to
-merge into. */
+btr_cur_can_delete_without_compress() decides. */
 bool merge_wanted(const dict_index_t *index, const page_t *page,
                   ulint rec_size) {
   const ulint hk_size = page_blink_get_hk(page, index).rec_size();
   return page_get_data_size(page) - hk_size - rec_size <
-             BTR_CUR_PAGE_COMPRESS_LIMIT(index) &&
-         mach_read_from_4(page + FIL_PAGE_NEXT) != FIL_NULL;
+         BTR_CUR_PAGE_COMPRESS_LIMIT(index);
 }
 
 /** PD1, PD8: whether the leaf may leave its level: its range goes to its
@@ -340,14 +348,17 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
   /* PD8: a leaf that keeps records may take its left neighbour's, which
   leaves its level then: that page's left neighbour is latched first
   (LO2), found as the leaf's is below. */
-  const bool may_merge = page_get_n_recs(buf_block_get_frame(leaf)) > 1;
+  const rec_t *left_ptr = page_rec_get_prev_const(node_ptr);
+  const bool may_merge_left = page_get_n_recs(buf_block_get_frame(leaf)) > 1 &&
+                              page_rec_is_user_rec(left_ptr) &&
+                              child_of(left_ptr, index) == left_no;
   latches.release(leaf, RW_S_LATCH);
   DEBUG_SYNC_C("blink_delete_left_named");
 
   bool failed;
   buf_block_t *left_left = nullptr;
   bool left_left_found = false;
-  if (may_merge && left_no != FIL_NULL) {
+  if (may_merge_left) {
     if (buf_block_t *named = latches.leaf(left_no, RW_S_LATCH)) {
       const page_no_t left_left_no =
           btr_page_get_prev(buf_block_get_frame(named), mtr);
@@ -398,18 +409,14 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
       return refuse(Blink_exclusive::NO_SEGMENT_COPY);
     }
     /* Only the leaf is needed while the columns are freed. */
-    latches.release(parent_block, RW_X_LATCH);
-    for (buf_block_t *block : {left, left_left}) {
-      if (block != nullptr) {
-        latches.release(block, RW_X_LATCH);
-      }
-    }
+    keep_leaf_only(latches, {parent_block, left, left_left});
     t_prepared.external = true;
     return true;
   }
   const bool merge = page_get_n_recs(page) > 1;
   if (merge && !merge_wanted(index, page, rec_offs_size(rec_offsets))) {
     /* The leaf keeps enough records: a plain delete. */
+    keep_leaf_only(latches, {parent_block, left, left_left});
     return true;
   }
   buf_block_t *right = nullptr;
@@ -429,9 +436,11 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
       t_prepared.merge_left = true;
       return true;
     }
-    /* PD8: a merge that cannot be done is not one: a plain delete. */
-    t_prepared.unread = *reason == Blink_exclusive::RESERVE_FULL &&
-                        !btr_blink_reserve_loaded(index);
+    /* PD8: a merge that cannot be done is not one: a plain delete.  Either
+    merge may have been refused for the reserve's directory, unread since
+    the startup: it is read first if it can be (PD6). */
+    t_prepared.unread = !btr_blink_reserve_loaded(index);
+    keep_leaf_only(latches, {parent_block, left, left_left, right});
     return true;
   }
   t_prepared.parent = parent_block;
@@ -540,13 +549,20 @@ void move_right_and_unlink(const Prepared &prepared, dict_index_t *index,
   btr_blink_stats.pages_merged.fetch_add(1, std::memory_order_relaxed);
 }
 
-/** PD8: delete the cursor's record in place, as an optimistic delete would,
-though the leaf is under its MERGE_THRESHOLD now. */
-bool delete_in_place(btr_cur_t *cursor, mtr_t *mtr) {
-  t_in_place = true;
-  const bool deleted = btr_cur_optimistic_delete(cursor, 0, mtr);
-  t_in_place = false;
-  return deleted;
+/** PD8: delete the cursor's record in place, as an optimistic delete does
+(btr_cur_optimistic_delete(), whose test would refuse a leaf under its
+MERGE_THRESHOLD, and reads innodb_btree_blink_page_delete again); the
+change buffer is not used for B-link indexes. */
+void delete_in_place(btr_cur_t *cursor, mtr_t *mtr) {
+  dict_index_t *index = cursor->index;
+  rec_t *rec = btr_cur_get_rec(cursor);
+  if (!dict_table_is_locking_disabled(index->table)) {
+    lock_update_delete(btr_cur_get_block(cursor), rec);
+  }
+  btr_search_update_hash_on_delete(cursor);
+  Rec_offsets offsets;
+  page_cur_delete_rec(btr_cur_get_page_cur(cursor), index,
+                      offsets.compute(rec, index), mtr);
 }
 
 /** PD2: the prepared delete of a record without externally stored
@@ -557,16 +573,15 @@ bool delete_prepared(const Prepared &prepared, btr_cur_t *cursor,
   if (prepared.merge || prepared.merge_left) {
     /* The record first: the leaf moves its other records to its right
     sibling (merge), or takes its left neighbour's (merge_left). */
-    ut_a(delete_in_place(cursor, mtr));
+    delete_in_place(cursor, mtr);
     move_right_and_unlink(prepared, cursor->index, mtr);
     return true;
   }
   if (prepared.parent == nullptr) {
-    /* The leaf keeps records, under-filled if no merge was possible (PD8).
-    Refused only if the switch went OFF since the search: stock's
-    pessimistic delete then runs under S, which merges nothing
-    (btr_blink_merge_allowed() wants X). */
-    return delete_in_place(cursor, mtr);
+    /* The leaf keeps records, under-filled if no merge was possible
+    (PD8). */
+    delete_in_place(cursor, mtr);
+    return true;
   }
   delete_leaf(prepared, cursor, mtr);
   return true;
@@ -587,8 +602,11 @@ bool btr_blink_delete_changes_tree(const btr_cur_t *cursor, ulint rec_size) {
   if (page_get_page_no(page) == dict_index_get_page(cursor->index)) {
     return false;
   }
+  /* PD8: not while the index is built or rebuilt online, whose log apply
+  would take the exclusive path for it. */
   return page_get_n_recs(page) < 2 ||
-         (!t_in_place && merge_wanted(cursor->index, page, rec_size));
+         (!dict_index_is_online_ddl(cursor->index) &&
+          merge_wanted(cursor->index, page, rec_size));
 }
 
 bool btr_blink_page_deleted(const page_t *page, const dict_index_t *index) {

@@ -223,11 +223,14 @@ deletes the leaf with its record (PD2) or moves the leaf's records to its
 right sibling first (PD8), or else deletes the record in place. */
 bool btr_blink_delete_changes_tree(const btr_cur_t *cursor, ulint rec_size);
 
-/** PD2: the BTR_MODIFY_TREE search of a delete (purge, rollback) on a
-B-link index, under index->lock in S: latches the parent, the leaf's left
-neighbour, the leaf and, when the delete would empty the leaf, its right
-sibling, and positions the cursor as the stock search would.  Prepares the
-leaf's deletion for btr_cur_pessimistic_delete().
+/** PD2, PD8: the BTR_MODIFY_TREE search of a delete (purge, rollback) on a
+B-link index, under index->lock in S: latches the parent, for a leaf that
+keeps records its left neighbour's left neighbour, the leaf's left
+neighbour, the leaf and, when the delete would empty the leaf or leave it
+under-filled, its right sibling, and positions the cursor as the stock
+search would.  Prepares the leaf's deletion, or a merge, for
+btr_cur_pessimistic_delete(); for a plain delete only the leaf stays
+latched.
 @return false if the delete must take the exclusive path (PD1): nothing
 latched, index->lock not held */
 bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
@@ -236,8 +239,8 @@ bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
 
 /** PD2, EX2: at the start of btr_cur_pessimistic_delete(), for the delete
 that btr_blink_search_for_delete() prepared in this mini-transaction: the
-record is deleted and, if it empties its leaf, the leaf with it (done());
-or, for a record with externally stored columns in a leaf that keeps
+record is deleted and, if it empties its leaf, the leaf with it, or the
+merge it prepared is made (PD8) (done()); or, for a record with externally stored columns in a leaf that keeps
 others, stock's pessimistic delete goes on under index->lock in S, this
 thread marked as freeing them (btr_blink_writes_external()) until the
 scope ends.  Nothing for any other delete. */
