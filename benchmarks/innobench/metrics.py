@@ -10,7 +10,7 @@ import os
 import threading
 import time
 
-from .server import status
+from .server import INDEX_METRICS as INDEX_METRIC_NAMES, status
 
 TRX_SYS_MUTEX = "wait/synch/mutex/innodb/trx_sys_mutex"
 INDEX_LOCK = "wait/synch/sxlock/innodb/index_tree_rw_lock"
@@ -192,6 +192,23 @@ def _status_prefixed(server, prefix):
     prefix -> integer value ({} when the server has none, as stock)."""
     return {name[len(prefix):]: int(value) for name, value in server.rows(
         "SHOW GLOBAL STATUS LIKE '%s%%'" % prefix) if value.lstrip("-").isdigit()}
+
+
+# results.csv column -> the INNODB_METRICS counter it is the delta of
+# (server.INDEX_METRICS, which base_cnf() enables).  Stock counts merges
+# in btr_compress() and discards in btr_discard_page(); the fork's page
+# deletion counts its merges and emptied leaves there too (README.blink.md,
+# "Counters").
+INDEX_METRICS = dict(zip(("page_splits", "page_merge_attempts", "page_merges", "page_discards"),
+                         INDEX_METRIC_NAMES))
+
+
+def index_metrics(server):
+    """INDEX_METRICS' counters now: column -> value."""
+    got = dict(server.rows("SELECT NAME, COUNT FROM information_schema.INNODB_METRICS"
+                           " WHERE NAME IN (%s)" % ", ".join(
+                               "'%s'" % n for n in INDEX_METRICS.values())))
+    return {col: int(got.get(name) or 0) for col, name in INDEX_METRICS.items()}
 
 
 def blink_counters(server):

@@ -33,7 +33,8 @@ FIELDS = ["rep", "order", "server", "workload", "dataset", "isolation", "threads
           "active_rw_ids_mean", "active_rw_ids_max", "throttling_waiting_mean",
           "throttling_waiting_max"] + list(metrics.THROTTLING_COUNTERS) + [
           "report_s", "hll_max",
-          "page_splits", "splits_per_insert", "check", "blink_counters",
+          "page_splits", "page_merge_attempts", "page_merges", "page_discards",
+          "splits_per_insert", "check", "blink_counters",
           # --index-pages: on a group's last point, after purge settled.
           "leaf_pages_after", "index_pages_after",
           # What the variance fixes waited for (variance.py), per group:

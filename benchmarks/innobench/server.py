@@ -129,6 +129,11 @@ def aa_pairs(names):
     return out
 
 
+# The INNODB_METRICS counters every server counts (metrics.index_metrics()).
+INDEX_METRICS = ("index_page_splits", "index_page_merge_attempts", "index_page_merge_successful",
+                 "index_page_discards")
+
+
 def base_cnf(opts):
     """The [mysqld] options every server gets (benchmarks/README.md)."""
     cnf = {
@@ -136,7 +141,7 @@ def base_cnf(opts):
         "innodb_redo_log_capacity": opts.get("redo", "1G"),
         "max_connections": "4000",
         "max_prepared_stmt_count": "1000000",
-        "innodb_monitor_enable": "index_page_splits",
+        "innodb_monitor_enable": ",".join(INDEX_METRICS),
         # Optimizer statistics (innobench/optimizer.py): the harness runs
         # ANALYZE TABLE after every prepare and nothing else recomputes
         # them, so every server and repetition plans with the same numbers.

@@ -94,7 +94,7 @@ def measure(ctx, server, argv, logname, parser, settled=None):
     query on every server: stock answers nothing), client run, output
     parsed, reads, server CPU and trx_sys->mutex per transaction (of every
     type, where the parser counts them), deadlocks per second, the
-    throttling counters' deltas, page splits (index_page_splits), disk
+    throttling counters' deltas, page splits and merges (metrics.INDEX_METRICS), disk
     reads and their wait, the fork's latch hold times, the steal time
     against its limit (metrics.steal_limit_pct())."""
     settled = ctx.settle(server) if settled is None else settled
@@ -103,7 +103,7 @@ def measure(ctx, server, argv, logname, parser, settled=None):
     deadlocks = metrics.deadlocks(server)
     blink = metrics.blink_counters(server)
     holds = metrics.hold_counters(server)
-    splits = split_count(server)
+    index_counts = metrics.index_metrics(server)
     trx = metrics.trx_status(server)
     sampler = metrics.Sampler(lambda: metrics.trx_gauges(metrics.trx_status(server)))
     sampler.start()
@@ -119,7 +119,7 @@ def measure(ctx, server, argv, logname, parser, settled=None):
     row["cpu_us_per_txn"] = metrics.cpu_us_per_txn(row["server_cpu_s"], transactions)
     row["blink_counters"] = metrics.blink_counter_deltas(blink, metrics.blink_counters(server))
     row.update(metrics.hold_deltas(holds, metrics.hold_counters(server)))
-    row["page_splits"] = split_count(server) - splits
+    row.update({col: n - index_counts[col] for col, n in metrics.index_metrics(server).items()})
     row["deadlocks_per_s"] = (metrics.deadlocks(server) - deadlocks) / row["wall_s"] \
         if row["wall_s"] else None
     row.update(metrics.reads_per_transaction(reads, metrics.read_counters(server), transactions))
@@ -597,9 +597,6 @@ class LobWrite(SplitInsertsIORead):
         return "ok" if check[-1] == "OK" else "FAILED: CHECK TABLE %s" % check[-1]
 
 
-def split_count(server):
-    return int(server.sql("SELECT COUNT FROM information_schema.INNODB_METRICS"
-                          " WHERE NAME = 'index_page_splits'") or 0)
 
 
 # The io data set: sysbench's tables, with ids spread evenly over the

@@ -102,7 +102,9 @@ def fake_run(extra):
                 (variance, "settle", lambda s: calls.append(("settle", s.name)) or {}),
                 (metrics, "CpuMeter", FakeMeter), (metrics, "reset_waits", lambda s: None),
                 (metrics, "read_waits", lambda s: {}), (metrics, "read_counters", lambda s: {}),
-                (metrics, "deadlocks", lambda s, n=itertools.count(0, 10): next(n))):
+                (metrics, "deadlocks", lambda s, n=itertools.count(0, 10): next(n)),
+                (metrics, "index_metrics", lambda s, n=itertools.count(0): (lambda k: {
+                    col: k * (i + 1) for i, col in enumerate(metrics.INDEX_METRICS)})(next(n)))):
             stack.enter_context(mock.patch.object(obj, name, value))
         stack.enter_context(contextlib.redirect_stderr(io.StringIO()))
         ctx, info, names = main.run(a, p, os.path.join(d, "out"), lambda progress, row: None)
@@ -148,6 +150,11 @@ class FlowTest(unittest.TestCase):
         for r in rows:  # 2.0 s of mysqld CPU over 40 transactions, not 10
             self.assertAlmostEqual(r["cpu_us_per_txn"], 2.0 / 40 * 1e6)
             self.assertEqual(r["deadlocks_per_s"], 10 / 2.0)  # 10 more over 2 s of wall time
+
+    def test_index_metrics_are_deltas_per_point(self):
+        rows, _, _ = fake_run([])
+        for r in rows:  # the fake's k-th counter grows by k+1 between reads
+            self.assertEqual([r[c] for c in metrics.INDEX_METRICS], [1, 2, 3, 4])
 
 
 class SplitCheckTest(unittest.TestCase):

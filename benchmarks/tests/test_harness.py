@@ -183,6 +183,17 @@ class OptionsTest(unittest.TestCase):
                          "leveled_splits:8 splits_finished:4")
         self.assertEqual(metrics.blink_counter_deltas({}, {}), "")
 
+    def test_index_metrics_by_column(self):
+        from innobench import metrics, server
+        fake = mock.Mock()
+        fake.rows.return_value = [["index_page_merge_successful", "7"],
+                                  ["index_page_splits", "40"]]
+        self.assertEqual(metrics.index_metrics(fake), {
+            "page_splits": 40, "page_merge_attempts": 0, "page_merges": 7, "page_discards": 0})
+        for name in server.INDEX_METRICS:  # asked for, and enabled at startup
+            self.assertIn("'%s'" % name, fake.rows.call_args[0][0])
+            self.assertIn(name, server.base_cnf({})["innodb_monitor_enable"].split(","))
+
     def test_oltp_insert_random_runs_oltp_insert_with_explicit_ids(self):
         self.assertNotIn("oltp_insert-random", [w.name for w in workloads.make(["sysbench"])])
         w, = workloads.make(["oltp_insert-random"])

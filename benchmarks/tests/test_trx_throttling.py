@@ -288,6 +288,7 @@ class MeasureTest(unittest.TestCase):
                 mock.patch.object(metrics, "deadlocks", return_value=0), \
                 mock.patch.object(metrics, "blink_counters", return_value={}), \
                 mock.patch.object(metrics, "hold_counters", return_value={}), \
+                mock.patch.object(metrics, "index_metrics", return_value={}), \
                 mock.patch.object(metrics, "read_waits", return_value={
                     "trx_sys_mutex_count": 7200, "trx_sys_mutex_ms": 24.0}):
             return workloads.measure(ctx, Srv(), ["sysbench"], "x.log", workloads.sysbench_row, {})

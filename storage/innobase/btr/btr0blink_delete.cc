@@ -40,6 +40,7 @@ then a split reuses it. */
 #include "page0cur.h"
 #include "page0page.h"
 #include "rem0rec.h"
+#include "srv0mon.h"
 #include "srv0srv.h"
 #include "sync0rw.h"
 
@@ -420,6 +421,10 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
     return true;
   }
   buf_block_t *right = nullptr;
+  if (merge) {
+    /* Counted as stock's btr_compress() counts its attempts. */
+    MONITOR_INC(MONITOR_INDEX_MERGE_ATTEMPTS);
+  }
   if (const auto reason =
           leave_level(index, latches, node_ptr, left, leaf,
                       merge ? rec_offs_size(rec_offsets) : 0, mtr, &right)) {
@@ -575,6 +580,7 @@ bool delete_prepared(const Prepared &prepared, btr_cur_t *cursor,
     sibling (merge), or takes its left neighbour's (merge_left). */
     delete_in_place(cursor, mtr);
     move_right_and_unlink(prepared, cursor->index, mtr);
+    MONITOR_INC(MONITOR_INDEX_MERGE_SUCCESSFUL);
     return true;
   }
   if (prepared.parent == nullptr) {
@@ -584,6 +590,8 @@ bool delete_prepared(const Prepared &prepared, btr_cur_t *cursor,
     return true;
   }
   delete_leaf(prepared, cursor, mtr);
+  /* An emptied page, counted as stock's btr_discard_page() counts it. */
+  MONITOR_INC(MONITOR_INDEX_DISCARD);
   return true;
 }
 
