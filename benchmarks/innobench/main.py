@@ -136,7 +136,7 @@ def arguments(argv):
     ap.add_argument("--lob-rows", type=int, help="rows lob-write preloads (profile's default)")
     ap.add_argument("--index-pages", action="store_true",
                     help="after each group: wait for purge, record the indexes' pages"
-                         " (leaf_pages_after, index_pages_after on its last point)")
+                         " (leaf_pages_after, index_pages_after, leaf_pages_walked_after on its last point)")
     ap.add_argument("--fork-build", choices=["release", "debug"], default="release")
     ap.add_argument("--server-nodes", type=ints, help="NUMA nodes for mysqld")
     ap.add_argument("--client-nodes", type=ints, help="NUMA nodes for the clients")
@@ -385,7 +385,8 @@ def run(a, p, outdir, log_progress):
                                     variance.settle(s)  # purge frees what the group deleted
                                     row.update(optimizer.index_pages(s))
                                     progress("    -> index pages %(index_pages_after)s,"
-                                             " leaf pages %(leaf_pages_after)s" % row)
+                                             " leaf pages %(leaf_pages_after)s,"
+                                             " walked %(leaf_pages_walked_after)s" % row)
                             finally:
                                 if perf:
                                     perf_stop(perf, path)

@@ -97,31 +97,35 @@ def analyze(server):
         raise RuntimeError("%s: ANALYZE TABLE: %s" % (server.name, "; ".join(errors)))
 
 
-# ANALYZE's sample after a measured group (index_pages): the page counts it
-# records come from the index segments, the same at any sample size.
-PAGES_SAMPLE = 8
+# ANALYZE's sample after a measured group (index_pages): above 1e6 pages it
+# walks every index's whole leaf level (as server.base_cnf()'s setting does
+# for the prepare), and records the pages it walked as the sample size.
+FULL_SCAN_PAGES = 1000001
 
 
 def index_pages(server):
     """The pages of every index of the data set, summed over the tables:
-    leaf_pages_after (n_leaf_pages: pages the leaf segments use) and
-    index_pages_after (size: pages every segment holds, used or free), as
-    ANALYZE TABLE counts them from the segments.  It samples PAGES_SAMPLE
-    pages instead of the prepare's full leaf scan, so the statistics it
-    leaves are not the prepared ones: the caller runs it after a group's
-    last point, and the next group starts from the saved copy."""
+    leaf_pages_after (n_leaf_pages: pages the leaf segments use, the fork's
+    page reserve among them), index_pages_after (size: pages every segment
+    holds, used or free), as ANALYZE TABLE counts them from the segments,
+    and leaf_pages_walked_after (the leaves its full scan walked: the
+    pages in the trees' leaf levels).  The statistics it leaves are not the
+    prepared ones: the caller runs it after a group's last point, and the
+    next group starts from the saved copy."""
     (old,), = server.rows("SELECT @@GLOBAL.innodb_stats_persistent_sample_pages")
-    server.sql("SET GLOBAL innodb_stats_persistent_sample_pages = %d" % PAGES_SAMPLE)
+    server.sql("SET GLOBAL innodb_stats_persistent_sample_pages = %d" % FULL_SCAN_PAGES)
     try:
         analyze(server)
     finally:
         server.sql("SET GLOBAL innodb_stats_persistent_sample_pages = %s" % old)
     sums = {name: _value(n) for name, n in server.rows(
-        "SELECT stat_name, SUM(stat_value) FROM mysql.innodb_index_stats"
-        " WHERE stat_name IN ('n_leaf_pages', 'size') AND database_name NOT IN (%s)"
-        " GROUP BY stat_name" % _in_list(SYSTEM_SCHEMAS))}
+        "SELECT stat_name, SUM(IF(stat_name = 'n_diff_pfx01', sample_size, stat_value))"
+        " FROM mysql.innodb_index_stats"
+        " WHERE stat_name IN ('n_leaf_pages', 'size', 'n_diff_pfx01')"
+        " AND database_name NOT IN (%s) GROUP BY stat_name" % _in_list(SYSTEM_SCHEMAS))}
     return {"leaf_pages_after": sums.get("n_leaf_pages"),
-            "index_pages_after": sums.get("size")}
+            "index_pages_after": sums.get("size"),
+            "leaf_pages_walked_after": sums.get("n_diff_pfx01")}
 
 
 def record(server):

@@ -36,7 +36,7 @@ FIELDS = ["rep", "order", "server", "workload", "dataset", "isolation", "threads
           "page_splits", "page_merge_attempts", "page_merges", "page_discards",
           "splits_per_insert", "check", "blink_counters",
           # --index-pages: on a group's last point, after purge settled.
-          "leaf_pages_after", "index_pages_after",
+          "leaf_pages_after", "index_pages_after", "leaf_pages_walked_after",
           # What the variance fixes waited for (variance.py), per group:
           "pending_mb", "writeback_s", "writeback", "warm_s", "warm_pages",
           # and per point:

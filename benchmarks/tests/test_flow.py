@@ -133,7 +133,7 @@ class FlowTest(unittest.TestCase):
         self.assertFalse([c for c in calls if c[0] in ("writeback", "warm", "settle")])
 
     def test_index_pages_on_the_last_point_of_each_group(self):
-        pages = {"leaf_pages_after": 812, "index_pages_after": 1056}
+        pages = {"leaf_pages_after": 812, "index_pages_after": 1056, "leaf_pages_walked_after": 790}
         with mock.patch.object(main.optimizer, "index_pages",
                                lambda s: FakeServer.events.append(("pages", s.name)) or pages):
             rows, calls, info = fake_run(["--index-pages"])

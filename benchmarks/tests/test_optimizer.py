@@ -303,19 +303,24 @@ class PrepareTest(unittest.TestCase):
 
 
 class IndexPagesTest(unittest.TestCase):
-    def test_sampled_analyze_then_the_sums_and_the_setting_back(self):
-        srv = FakeServer({"SELECT @@GLOBAL.innodb_stats_persistent_sample_pages": [["1000001"]],
+    def test_full_scan_analyze_then_the_sums_and_the_setting_back(self):
+        srv = FakeServer({"SELECT @@GLOBAL.innodb_stats_persistent_sample_pages": [["200"]],
                           "SELECT TABLE_SCHEMA": [["sbtest", "", "sbtest1"]],
                           "ANALYZE TABLE": [["sbtest.sbtest1", "analyze", "status", "OK"]],
-                          "SELECT stat_name, SUM(stat_value)": [["n_leaf_pages", "812"],
-                                                               ["size", "1056"]]})
+                          "SELECT stat_name, SUM(IF(": [["n_leaf_pages", "812"],
+                                                        ["size", "1056"],
+                                                        ["n_diff_pfx01", "790"]]})
         srv.sql = srv.queries.append
         out = optimizer.index_pages(srv)
-        self.assertEqual(out, {"leaf_pages_after": 812, "index_pages_after": 1056})
+        self.assertEqual(out, {"leaf_pages_after": 812, "index_pages_after": 1056,
+                               "leaf_pages_walked_after": 790})
+        # the walked leaves are the first column's sample size, of a full scan
+        self.assertIn("'n_diff_pfx01', sample_size", srv.queries[-1])
         sets = [q for q in srv.queries if q.startswith("SET GLOBAL")]
+        self.assertGreater(optimizer.FULL_SCAN_PAGES, 10 ** 6)
         self.assertEqual(sets, ["SET GLOBAL innodb_stats_persistent_sample_pages = %d"
-                                % optimizer.PAGES_SAMPLE,
-                                "SET GLOBAL innodb_stats_persistent_sample_pages = 1000001"])
+                                % optimizer.FULL_SCAN_PAGES,
+                                "SET GLOBAL innodb_stats_persistent_sample_pages = 200"])
         analyze = srv.queries.index("ANALYZE TABLE `sbtest`.`sbtest1`")
         self.assertLess(srv.queries.index(sets[0]), analyze)
         self.assertLess(analyze, srv.queries.index(sets[1]))

@@ -1034,6 +1034,92 @@ ulint refill(const dict_index_t *index, const fseg_header_t *leaf_seg,
   return allocated;
 }
 
+/** RV10: the pool size above which deletions give pages back to the
+segment: twice the target, so that neither a pool a refill has just filled
+nor one that a burst of purge topped up and the next splits will empty is
+trimmed; the setting stands for the target of a pool not refilled since
+the startup. */
+size_t trim_above(const Pool &pool) {
+  const size_t target =
+      pool.target > 0 ? pool.target : srv_btree_blink_reserve_pages;
+  return 2 * std::max<size_t>(target, PAGES_PER_SPLIT);
+}
+
+/** RV10: one mini-transaction of a trim: up to REFILL_BATCH of the pool's
+pages above its target leave the directory and go back to the leaf
+segment, under a refill's latches in a refill's order (RV5).
+@return the pages freed */
+ulint trim_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
+                 uint64_t segment) {
+  const space_id_t space = index->space;
+  const page_size_t page_size = dict_table_page_size(index->table);
+  /* A1: under index->lock in S, as a refill. */
+  ut_ad(rw_lock_own(dict_index_get_lock(const_cast<dict_index_t *>(index)),
+                    RW_LOCK_S));
+  mtr_t mtr;
+  mtr.start();
+  const ulint target = reserve_target(
+      index, leaf_seg,
+      directory_share(index, directory_capacity(page_size)), &mtr);
+  page_t *page0 =
+      fsp_get_space_header(space, page_size, &mtr) - FSP_HEADER_OFFSET;
+  page_no_t directory;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    directory = reserves[space].directory;
+  }
+  /* A directory that moved is the next refill's to report (RV4). */
+  if (directory == FIL_NULL ||
+      mach_read_from_4(directory_pointer(page0)) != directory) {
+    mtr.commit();
+    return 0;
+  }
+  buf_block_t *dir_block =
+      latch_directory(space, page_size, directory, page0, &mtr);
+  std::vector<page_no_t> freed;
+  std::vector<Entry> entries;
+  {
+    /* Under the directory latch: no deletion lists a page (PD6) and no
+    refill runs until this commit, and splits pop only what stays. */
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    Space_reserve &reserve = reserves[space];
+    Pool &pool = reserve.pools[segment];
+    pool.ripen();
+    pool.target = target;
+    const size_t n = std::min<size_t>(
+        REFILL_BATCH, pool.pages.size() - std::min(pool.pages.size(), target));
+    /* The oldest: splits take the newest (pop_locked()), likelier to be in
+    the buffer pool. */
+    freed.assign(pool.pages.begin(), pool.pages.begin() + n);
+    pool.pages.erase(pool.pages.begin(), pool.pages.begin() + n);
+    entries = reserve.entries();
+  }
+  /* RV10: what is freed leaves the directory in the same commit. */
+  ut_ad(std::none_of(entries.begin(), entries.end(), [&](const Entry &e) {
+    return std::find(freed.begin(), freed.end(), e.page_no) != freed.end();
+  }));
+  if (freed.empty()) {
+    mtr.commit();
+    return 0;
+  }
+  /* fseg_free_page() reads the inode's address from the header; it writes
+  nothing there. */
+  fseg_header_t header[FSEG_HEADER_SIZE];
+  memcpy(header, leaf_seg, sizeof header);
+  for (const page_no_t page_no : freed) {
+    /* No adaptive hash index entry: a marked page never had records, and a
+    deleted leaf's entries went with its deletion (PD2). */
+    fseg_free_page(header, space, page_no, false, &mtr);
+  }
+  write_directory(dir_block, entries, &mtr);
+  DBUG_EXECUTE_IF("blink_crash_in_trim", blink_finish::crash_now(););
+  mtr.commit();
+  DBUG_EXECUTE_IF("blink_crash_after_trim", blink_finish::crash_now(););
+  btr_blink_reserve_stats.pages_freed.fetch_add(freed.size(),
+                                                std::memory_order_relaxed);
+  return freed.size();
+}
+
 /** RV2: a leaf split whose pool is short waits for a refill that is
 allocating its segment's pages, or refills the pool itself (one batch) if
 no refill runs, then takes its pages.  It holds the leaf, its right
@@ -1425,6 +1511,52 @@ void btr_blink_reserve_refill(const dict_index_t *index,
     return;
   }
   refill(index, leaf_seg, false);
+  rw_lock_s_unlock(lock);
+}
+
+void btr_blink_reserve_trim(const dict_index_t *index,
+                            const fseg_header_t *leaf_seg) {
+  const space_id_t space = index->space;
+  uint64_t segment;
+  size_t above;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    auto reserve = reserves.find(space);
+    if (reserve == reserves.end() || !reserve->second.loaded ||
+        reserve->second.disabled || reserve->second.refilling) {
+      return;
+    }
+    auto seg = reserve->second.segment_of.find(index->id);
+    if (seg == reserve->second.segment_of.end()) {
+      return;
+    }
+    Pool &pool = reserve->second.pools[seg->second];
+    if (pool.pages.size() + pool.deleted.size() <= trim_above(pool)) {
+      return;
+    }
+    pool.ripen();
+    if (pool.pages.size() <= trim_above(pool)) {
+      return;
+    }
+    /* RV5: one refill or trim per tablespace at a time. */
+    reserve->second.refilling = true;
+    segment = seg->second;
+    above = pool.pages.size();
+  }
+  const Refilling refilling(space);
+  rw_lock_t *lock = dict_index_get_lock(const_cast<dict_index_t *>(index));
+  /* LO1: taken once per thread; an exclusive path waiting goes first. */
+  ut_ad(!rw_lock_own_flagged(
+      lock, RW_LOCK_FLAG_S | RW_LOCK_FLAG_SX | RW_LOCK_FLAG_X));
+  if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
+    return;
+  }
+  /* Bounded by the pool it found: deletions may list more meanwhile. */
+  for (size_t batches = above / REFILL_BATCH + 1; batches > 0; --batches) {
+    if (trim_batch(index, leaf_seg, segment) == 0) {
+      break;
+    }
+  }
   rw_lock_s_unlock(lock);
 }
 

@@ -456,6 +456,7 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
       INNOFORK_RESERVE_STATUS(spaces_forgotten),                          \
       INNOFORK_RESERVE_STATUS(directory_full),                            \
       INNOFORK_RESERVE_STATUS(deleted_ripe),                              \
+      INNOFORK_RESERVE_STATUS(pages_freed),                               \
       INNOFORK_RESERVE_STATUS(split_waits),                               \
       INNOFORK_RESERVE_STATUS(split_refills),                             \
       INNOFORK_RESERVE_STATUS(value_pages),                               \

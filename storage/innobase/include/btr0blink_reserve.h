@@ -71,6 +71,9 @@ struct btr_blink_reserve_stats_t {
   /** PD5, PD6: leaves deleted from their levels that became takeable, the
   horizon past their stamps. */
   std::atomic<uint64_t> deleted_ripe{0};
+  /** RV10: reserve pages given back to their leaf segments, the pool above
+  twice its target. */
+  std::atomic<uint64_t> pages_freed{0};
   /** RV9: reserve pages that writes of externally stored columns took,
   and the pages they allocated from the tablespace instead (the pool at its
   floor for splits, or not loaded). */
@@ -128,6 +131,15 @@ Runs after a row insert's commit, no latch held.
                      root's latch by this thread's descent (LO4) */
 void btr_blink_reserve_refill(const dict_index_t *index,
                               const fseg_header_t *leaf_seg);
+
+/** RV10: give the pages of the reserve of an index above its target back
+to its leaf segment, if deletions took the pool above twice its target.
+Runs before a deletion's search, no latch held.
+@param[in] index     B-link index
+@param[in] leaf_seg  a copy of the root's PAGE_BTR_SEG_LEAF taken under the
+                     root's latch by this thread's descent (LO4) */
+void btr_blink_reserve_trim(const dict_index_t *index,
+                            const fseg_header_t *leaf_seg);
 
 /** @return whether the reserve of the tablespace of index has read its
 directory since the startup (RV3) */
