@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 
-from . import metadata, numa, optimizer, report, variance, workloads
+from . import metadata, metrics, numa, optimizer, report, variance, workloads
 from .server import ROOT, Server, base_cnf, server_specs
 
 POW2 = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
@@ -382,7 +382,12 @@ def run(a, p, outdir, log_progress):
                                     ctx.rows.append(row)
                                     log_progress(progress, row)
                                 if a.index_pages and row is not None:
-                                    variance.settle(s)  # purge frees what the group deleted
+                                    before = metrics.index_metrics(s)
+                                    # purge frees what the group deleted
+                                    row["settle_after_s"] = variance.settle(s).get("settle_s")
+                                    after = metrics.index_metrics(s)
+                                    for col in ("page_merges", "page_discards"):
+                                        row[col + "_after"] = after[col] - before[col]
                                     row.update(optimizer.index_pages(s))
                                     progress("    -> index pages %(index_pages_after)s,"
                                              " leaf pages %(leaf_pages_after)s,"

@@ -37,6 +37,8 @@ FIELDS = ["rep", "order", "server", "workload", "dataset", "isolation", "threads
           "splits_per_insert", "check", "blink_counters",
           # --index-pages: on a group's last point, after purge settled.
           "leaf_pages_after", "index_pages_after", "leaf_pages_walked_after",
+          # and what purge did after the point, until it settled:
+          "settle_after_s", "page_merges_after", "page_discards_after",
           # What the variance fixes waited for (variance.py), per group:
           "pending_mb", "writeback_s", "writeback", "warm_s", "warm_pages",
           # and per point:

@@ -139,6 +139,9 @@ class FlowTest(unittest.TestCase):
             rows, calls, info = fake_run(["--index-pages"])
         self.assertNotIn("error", info)
         self.assertEqual([r.get("index_pages_after") for r in rows], [None, 1056] * 4)
+        # what purge merged after the point (the fake's counters grow by 3 and 4)
+        self.assertEqual([(r.get("page_merges_after"), r.get("page_discards_after")) for r in rows],
+                         [(None, None), (3, 4)] * 4)
         # purge settles before the count, and the server stops after it
         for i in [i for i, c in enumerate(calls) if c[0] == "pages"]:
             self.assertEqual([c[0] for c in calls[i - 1:i + 2]], ["settle", "pages", "stop"])

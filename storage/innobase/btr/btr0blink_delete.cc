@@ -636,10 +636,8 @@ bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
   /* RV10: before any latch, a pool that deletions filled gives pages back
 to the segment (the search's latches come later, in this mini-transaction:
 none is held yet). */
-  if (const fseg_header_t *leaf_seg = btr_blink_leaf_segment(index);
-      leaf_seg != nullptr && mtr->get_savepoint() == 0 &&
-      !holds_sx_or_x(dict_index_get_lock(index))) {
-    btr_blink_reserve_trim(index, leaf_seg);
+  if (mtr->get_savepoint() == 0 && !holds_sx_or_x(dict_index_get_lock(index))) {
+    btr_blink_reserve_trim(index);
   }
   for (bool first = true;; first = false) {
     /* X1: a refusal of prepare() names its reason; the first attempt's is

@@ -1034,6 +1034,34 @@ ulint refill(const dict_index_t *index, const fseg_header_t *leaf_seg,
   return allocated;
 }
 
+/** RV3, RV4: after the table's trees are known again (update()), check a
+batch of the pages listed for the index's segment before the startup
+(check_listed()).  No latch may be held; the caller has set
+Space_reserve::refilling.
+@return whether none is left to check, the reserve on and the index a
+tree: a refill may allocate, a trim free */
+bool listed_checked(const dict_index_t *index) {
+  const space_id_t space = index->space;
+  const page_size_t page_size = dict_table_page_size(index->table);
+  update(index->table, space, page_size);
+  Tree tree;
+  std::vector<Tree> trees;
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    const Space_reserve &reserve = reserves[space];
+    auto it = std::find_if(
+        reserve.live_trees.begin(), reserve.live_trees.end(),
+        [&](const Tree &t) { return t.index == index->id; });
+    if (reserve.disabled || it == reserve.live_trees.end()) {
+      /* Off, or the index has no tree (yet). */
+      return false;
+    }
+    trees = reserve.live_trees;
+    tree = *it;
+  }
+  return !check_listed(tree, trees, space, page_size);
+}
+
 /** RV10: the pool size above which deletions give pages back to the
 segment: twice the target, so that neither a pool a refill has just filled
 nor one that a burst of purge topped up and the next splits will empty is
@@ -1043,6 +1071,16 @@ size_t trim_above(const Pool &pool) {
   const size_t target =
       pool.target > 0 ? pool.target : srv_btree_blink_reserve_pages;
   return 2 * std::max<size_t>(target, PAGES_PER_SPLIT);
+}
+
+/** RV10: whether a pool holds more than trim_above() takeable pages
+(those the horizon has passed among its deleted leaves counted). */
+bool trim_wanted(Pool &pool) {
+  if (pool.pages.size() + pool.deleted.size() <= trim_above(pool)) {
+    return false;
+  }
+  pool.ripen();
+  return pool.pages.size() > trim_above(pool);
 }
 
 /** RV10: one mini-transaction of a trim: up to REFILL_BATCH of the pool's
@@ -1476,28 +1514,9 @@ void btr_blink_reserve_refill(const dict_index_t *index,
     reserve.refilling = true;
   }
   const Refilling refilling(space);
-  const page_size_t page_size = dict_table_page_size(index->table);
-  update(index->table, space, page_size);
-  Tree tree;
-  std::vector<Tree> trees;
-  bool disabled;
-  {
-    std::lock_guard<std::mutex> guard(reserve_mutex);
-    const Space_reserve &reserve = reserves[space];
-    disabled = reserve.disabled;
-    trees = reserve.live_trees;
-    auto it = std::find_if(
-        reserve.live_trees.begin(), reserve.live_trees.end(),
-        [&](const Tree &t) { return t.index == index->id; });
-    if (it == reserve.live_trees.end()) {
-      /* The index has no tree (yet): nothing to refill. */
-      return;
-    }
-    tree = *it;
-  }
   /* RV3: the pages listed before a restart first; no allocation while
   some of them may still be unused. */
-  if (disabled || check_listed(tree, trees, space, page_size)) {
+  if (!listed_checked(index)) {
     return;
   }
   /* A1: the validator, under X, counts the leaf segment's pages against the
@@ -1514,11 +1533,9 @@ void btr_blink_reserve_refill(const dict_index_t *index,
   rw_lock_s_unlock(lock);
 }
 
-void btr_blink_reserve_trim(const dict_index_t *index,
-                            const fseg_header_t *leaf_seg) {
+void btr_blink_reserve_trim(const dict_index_t *index) {
   const space_id_t space = index->space;
   uint64_t segment;
-  size_t above;
   {
     std::lock_guard<std::mutex> guard(reserve_mutex);
     auto reserve = reserves.find(space);
@@ -1531,19 +1548,36 @@ void btr_blink_reserve_trim(const dict_index_t *index,
       return;
     }
     Pool &pool = reserve->second.pools[seg->second];
-    if (pool.pages.size() + pool.deleted.size() <= trim_above(pool)) {
-      return;
-    }
-    pool.ripen();
-    if (pool.pages.size() <= trim_above(pool)) {
+    /* RV3: pages listed before the startup are checked here too: in a
+    table that only shrinks no refill would. */
+    if (!reserve->second.has_unchecked(seg->second) && !trim_wanted(pool)) {
       return;
     }
     /* RV5: one refill or trim per tablespace at a time. */
     reserve->second.refilling = true;
     segment = seg->second;
-    above = pool.pages.size();
   }
   const Refilling refilling(space);
+  if (!listed_checked(index)) {
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> guard(reserve_mutex);
+    if (!trim_wanted(reserves[space].pools[segment])) {
+      return;
+    }
+  }
+  /* The segment header from the root, with no other latch held (LO4: the
+  tablespace's pages are latched after it, in the batches). */
+  fseg_header_t leaf_seg[FSEG_HEADER_SIZE];
+  {
+    mtr_t mtr;
+    mtr.start();
+    const page_t *root =
+        buf_block_get_frame(btr_root_block_get(index, RW_S_LATCH, &mtr));
+    memcpy(leaf_seg, root + PAGE_HEADER + PAGE_BTR_SEG_LEAF, sizeof leaf_seg);
+    mtr.commit();
+  }
   rw_lock_t *lock = dict_index_get_lock(const_cast<dict_index_t *>(index));
   /* LO1: taken once per thread; an exclusive path waiting goes first. */
   ut_ad(!rw_lock_own_flagged(
@@ -1551,12 +1585,10 @@ void btr_blink_reserve_trim(const dict_index_t *index,
   if (!rw_lock_s_lock_nowait(lock, UT_LOCATION_HERE)) {
     return;
   }
-  /* Bounded by the pool it found: deletions may list more meanwhile. */
-  for (size_t batches = above / REFILL_BATCH + 1; batches > 0; --batches) {
-    if (trim_batch(index, leaf_seg, segment) == 0) {
-      break;
-    }
-  }
+  /* One batch: each deletion gives back up to REFILL_BATCH pages and lists
+  at most one, so the pool comes down within a few deletions, and no
+  deletion writes more redo than a refill's batch. */
+  trim_batch(index, leaf_seg, segment);
   rw_lock_s_unlock(lock);
 }
 

@@ -135,11 +135,8 @@ void btr_blink_reserve_refill(const dict_index_t *index,
 /** RV10: give the pages of the reserve of an index above its target back
 to its leaf segment, if deletions took the pool above twice its target.
 Runs before a deletion's search, no latch held.
-@param[in] index     B-link index
-@param[in] leaf_seg  a copy of the root's PAGE_BTR_SEG_LEAF taken under the
-                     root's latch by this thread's descent (LO4) */
-void btr_blink_reserve_trim(const dict_index_t *index,
-                            const fseg_header_t *leaf_seg);
+@param[in] index  B-link index */
+void btr_blink_reserve_trim(const dict_index_t *index);
 
 /** @return whether the reserve of the tablespace of index has read its
 directory since the startup (RV3) */
