@@ -48,14 +48,21 @@ btr_blink_stats_t btr_blink_stats;
 
 namespace {
 
-/** The page being split, read once: its records, their sizes, and the
-tuple as a record, placed after the cursor's record. */
+/** The tuple as a record, in heap. */
+const rec_t *tuple_as_rec(const dict_index_t *index, const dtuple_t *tuple,
+                          mem_heap_t *heap) {
+  byte *buf = static_cast<byte *>(
+      mem_heap_alloc(heap, rec_get_converted_size(index, tuple)));
+  return rec_convert_dtuple_to_rec(buf, index, tuple);
+}
+
+/** The sizes of every record of the page being split, and the tuple as a
+record placed after the cursor's record: what choose() reads when the
+page's totals do not prove a split (choose_split()). */
 struct Split_input {
-  std::vector<const rec_t *> recs;
   std::vector<size_t> sizes;
   /** number of records before the tuple */
   size_t tuple_pos{0};
-  const rec_t *tuple_rec{nullptr};
   size_t tuple_size{0};
 };
 
@@ -70,68 +77,111 @@ Split_input read_split_input(btr_cur_t *cursor, const dtuple_t *tuple,
        !page_rec_is_supremum(rec); rec = page_rec_get_next_const(rec)) {
     offsets = rec_get_offsets(rec, index, offsets, ULINT_UNDEFINED,
                               UT_LOCATION_HERE, &heap);
-    in.recs.push_back(rec);
     in.sizes.push_back(rec_offs_size(offsets));
     if (rec == insert_after) {
-      in.tuple_pos = in.recs.size();
+      in.tuple_pos = in.sizes.size();
     }
   }
   in.tuple_size = rec_get_converted_size(index, tuple);
-  byte *buf = static_cast<byte *>(mem_heap_alloc(heap, in.tuple_size));
-  in.tuple_rec = rec_convert_dtuple_to_rec(buf, index, tuple);
   return in;
 }
 
-/** The record that item i of the split sequence stands for. */
-const rec_t *item_rec(const Split_input &in, size_t i, bool with_tuple) {
-  if (with_tuple && i == in.tuple_pos) {
-    return in.tuple_rec;
+/** A split chosen and proven (S2), and where the tuple goes. */
+struct Split_choice {
+  blink_split::Plan plan;
+  /** number of records before the tuple */
+  size_t tuple_pos;
+
+  /** Item i of the split sequence: the tuple (as tuple_rec), or the page's
+  record that it stands for, found through the page directory. */
+  const rec_t *item(const page_t *page, size_t i,
+                    const rec_t *tuple_rec) const {
+    if (plan.with_tuple && i == tuple_pos) {
+      return tuple_rec;
+    }
+    const size_t j = plan.with_tuple && i > tuple_pos ? i - 1 : i;
+    return page_rec_get_nth_const(page, j + 1);
   }
-  return in.recs[with_tuple && i > in.tuple_pos ? i - 1 : i];
-}
+};
 
 /** The split point of the stock heuristics for sequential inserts, upwards
 (btr_page_get_split_rec_to_right) or downwards (..._to_left, whose new page
 would be the left half: here the lower part stays and the upper part moves
 right, S1), as an index into the sequence with the tuple; 0 if none. */
-size_t heuristic_split_point(btr_cur_t *cursor, const Split_input &in) {
+size_t heuristic_split_point(btr_cur_t *cursor, size_t tuple_pos) {
   rec_t *split_rec;
   if (!btr_page_get_split_rec_to_right(cursor, &split_rec) &&
       !btr_page_get_split_rec_to_left(cursor, &split_rec)) {
     return 0;
   }
   if (split_rec == nullptr) {
-    return in.tuple_pos; /* the tuple starts the right page */
+    return tuple_pos; /* the tuple starts the right page */
   }
-  const auto it = std::find(in.recs.begin(), in.recs.end(), split_rec);
-  if (it == in.recs.end()) {
-    ut_d(ut_error);
-    return 0;
-  }
-  const size_t j = it - in.recs.begin();
-  return j < in.tuple_pos ? j : j + 1;
+  const size_t j = page_rec_get_n_recs_before(split_rec) - 1;
+  return j < tuple_pos ? j : j + 1;
 }
 
-/** Choose the split and prove that it fits (S2). */
-blink_split::Plan choose_split(btr_cur_t *cursor, const Split_input &in) {
+/** The split point for other inserts: the middle by count of the page's
+records and the tuple, the byte balance of equal records, found as stock's
+page_get_middle_rec() finds its point, without reading a record. */
+size_t middle_split_point(const page_t *page) {
+  return (page_get_n_recs(page) + 1) / 2;
+}
+
+/** Choose the split and prove that it fits (S2), with the work of the stock
+split: its point for sequential inserts, else the middle, proven from
+the page's totals and the sizes of a few records (blink_split::prove()).
+Only a page that does not keep F1's room (the records a root raise copied)
+or whose point does not fit has every record read (blink_split::choose()). */
+Split_choice choose_split(btr_cur_t *cursor, const dtuple_t *tuple,
+                          mem_heap_t *heap) {
+  const dict_index_t *index = cursor->index;
+  const page_t *page = btr_cur_get_page(cursor);
   /* F1: both halves keep room for a high key of any length, whatever
-high key they get now, so that a later merge can replace it. */
-  const size_t reserve = btr_blink_hk_reserve(cursor->index);
-  auto hk_size = [reserve](size_t, bool) -> size_t { return reserve; };
-  const blink_split::Items<decltype(hk_size)> items(
-      in.sizes, in.tuple_pos, in.tuple_size, reserve, hk_size);
+  high key they get now, so that a later merge can replace it. */
+  const size_t reserve = btr_blink_hk_reserve(index);
   auto fit = [](size_t bytes, size_t n) {
     return blink_split::fits(bytes, n, page_get_free_space_of_empty(true),
                              [](size_t m) { return page_dir_calc_reserved_space(m); });
   };
-  const auto plan =
-      blink_split::choose(items, heuristic_split_point(cursor, in), fit);
+  const size_t tuple_pos =
+      page_rec_get_n_recs_before(btr_cur_get_rec(cursor));
+  const page_blink_hk_t hk = page_blink_get_hk(page, index);
+  const blink_split::Shape shape{
+      page_get_n_recs(page),
+      page_get_data_size(page) - (hk.exists() ? hk.rec_size() : 0), tuple_pos,
+      rec_get_converted_size(index, tuple), reserve};
+  /* Record j's size, walking from the last one read where prove() asks
+  for the next. */
+  const rec_t *rec = nullptr;
+  size_t rec_j = 0;
+  ulint *offsets = nullptr;
+  auto size_of = [&](size_t j) -> size_t {
+    rec = rec != nullptr && j == rec_j + 1 ? page_rec_get_next_const(rec)
+                                           : page_rec_get_nth_const(page, j + 1);
+    rec_j = j;
+    offsets = rec_get_offsets(rec, index, offsets, ULINT_UNDEFINED,
+                              UT_LOCATION_HERE, &heap);
+    return rec_offs_size(offsets);
+  };
+  const size_t preferred = heuristic_split_point(cursor, tuple_pos);
+  for (const size_t k : {preferred, middle_split_point(page)}) {
+    if (const auto plan = blink_split::prove(shape, k, size_of, fit)) {
+      return {*plan, tuple_pos};
+    }
+  }
+  const Split_input in = read_split_input(cursor, tuple, heap);
+  ut_ad(in.tuple_pos == tuple_pos);
+  auto hk_size = [reserve](size_t, bool) -> size_t { return reserve; };
+  const blink_split::Items<decltype(hk_size)> items(
+      in.sizes, in.tuple_pos, in.tuple_size, reserve, hk_size);
+  const auto plan = blink_split::choose(items, preferred, fit);
   /* Records are at most half a page and the room for a high key less than
   a page minus two of them, so one of the splits without the tuple always
   fits (README.blink.md, S2; checked by btr0blink_split-t over random
   pages). */
   ut_a(plan.has_value());
-  return *plan;
+  return {*plan, tuple_pos};
 }
 
 /** Insert the tuple at the cursor, which page_cur_search() has put on block,
@@ -275,22 +325,24 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   }
   mem_heap_t *split_heap = mem_heap_create(4096, UT_LOCATION_HERE);
 
-  const Split_input in = read_split_input(cursor, tuple, split_heap);
   const ulint level = btr_page_get_level(page);
-  const blink_split::Plan plan = choose_split(cursor, in);
+  const Split_choice choice = choose_split(cursor, tuple, split_heap);
+  const blink_split::Plan plan = choice.plan;
   const bool with_tuple = plan.with_tuple;
+  const rec_t *tuple_rec =
+      with_tuple ? tuple_as_rec(index, tuple, split_heap) : nullptr;
 
   /* S3: the right page starts with S[k]; the left page's new high key and
   the parent's new separator are both its node pointer key.  Both are built
   now, while S[k] is still where it was. */
-  const rec_t *first_rec = item_rec(in, plan.k, with_tuple);
+  const rec_t *first_rec = choice.item(page, plan.k, tuple_rec);
   ulint *left_hk_offsets;
   const rec_t *left_hk = page_blink_build_hk(index, first_rec, level,
                                              split_heap, &left_hk_offsets);
   /* Tests of the validator: a high key that is not the separator. */
   DBUG_EXECUTE_IF("blink_corrupt_high_key",
                   left_hk = page_blink_build_hk(
-                      index, item_rec(in, plan.k - 1, with_tuple), level,
+                      index, choice.item(page, plan.k - 1, tuple_rec), level,
                       split_heap, &left_hk_offsets););
   ulint *old_hk_offsets = nullptr;
   const rec_t *old_hk = copy_hk(index, page, split_heap, &old_hk_offsets);
@@ -298,12 +350,12 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   /* The first record that moves: S[k] unless it is the tuple, then the
   record after the tuple's place. */
   rec_t *move_limit;
-  if (with_tuple && plan.k == in.tuple_pos) {
+  if (with_tuple && plan.k == choice.tuple_pos) {
     move_limit = page_rec_get_next(btr_cur_get_rec(cursor));
   } else {
     move_limit = const_cast<rec_t *>(first_rec);
   }
-  const bool insert_left = with_tuple && in.tuple_pos < plan.k;
+  const bool insert_left = with_tuple && choice.tuple_pos < plan.k;
 
   /* IS1: a flagged page keeps its flag while split again in a leveled
   split (the re-split of SP5), and its right half inherits it: both right

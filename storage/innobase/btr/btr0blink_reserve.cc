@@ -1367,10 +1367,15 @@ namespace {
 
 /** RV2, RV9: latch a page this thread took from the reserve and format it
 as an allocation does (fsp_init_file_page()): its mark goes in the
-mini-transaction that uses it (RV7).
+mini-transaction that uses it (RV7).  A split's page that still carries
+the mark is as its refill's allocation initialized it (RV7: untouched
+since), and btr_page_create() rewrites what the mark changed (the page type,
+and the magic in the page header, which page_create() clears) and zeroes
+the body again: it is not formatted twice.
+@param[in] index_page  the caller creates an index page on it
 @return the page, X-latched in mtr */
 buf_block_t *format_taken(const dict_index_t *index, page_no_t page_no,
-                          latch_level_t level, mtr_t *mtr) {
+                          latch_level_t level, bool index_page, mtr_t *mtr) {
   /* RV2: no one else latches a reserve page (it is in no level, and only
   this thread took it), so waiting for it is safe under LO2 and LO3. */
   buf_block_t *block =
@@ -1381,6 +1386,11 @@ buf_block_t *format_taken(const dict_index_t *index, page_no_t page_no,
   keeps its flag until then. */
   ut_a(unused(buf_block_get_frame(block), index->id));
   buf_block_dbg_add_level(block, level);
+  static_assert(MAGIC_OFFSET == PAGE_HEADER,
+                "page_create() clears the reserve's mark");
+  if (index_page && has_magic(buf_block_get_frame(block), RESERVE_MAGIC)) {
+    return block;
+  }
   fsp_init_file_page_low(block);
   mlog_write_initial_log_record(buf_block_get_frame(block),
                                 MLOG_INIT_FILE_PAGE2, mtr);
@@ -1425,7 +1435,7 @@ buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr) {
   t_taken.unused.pop_back();
   t_taken.used.push_back(page_no);
   btr_blink_reserve_stats.pages_taken.fetch_add(1, std::memory_order_relaxed);
-  buf_block_t *block = format_taken(index, page_no, SYNC_TREE_NODE_NEW, mtr);
+  buf_block_t *block = format_taken(index, page_no, SYNC_TREE_NODE_NEW, true, mtr);
   /* The split's mini-transaction, which formats the page, is lost: the
   page stays listed and unused (RV3). */
   DBUG_EXECUTE_IF("blink_crash_reserve_taken", blink_finish::crash_now(););
@@ -1454,7 +1464,7 @@ buf_block_t *btr_blink_reserve_take_for_value(const dict_index_t *index,
   t_values.pages.push_back(page_no);
   ut_d(t_values.mtr = mtr);
   btr_blink_reserve_stats.value_pages.fetch_add(1, std::memory_order_relaxed);
-  buf_block_t *block = format_taken(index, page_no, SYNC_EXTERN_STORAGE, mtr);
+  buf_block_t *block = format_taken(index, page_no, SYNC_EXTERN_STORAGE, false, mtr);
   /* The value's mini-transaction is lost: the page stays listed and
   unused (RV3). */
   DBUG_EXECUTE_IF("blink_crash_value_page_taken",

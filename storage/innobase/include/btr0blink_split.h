@@ -140,6 +140,75 @@ bool plan_fits(const I &items, size_t k, bool with_tuple, Fits fit) {
   return fit(left + items.hk_size(k, with_tuple), k) && fit(right, n - k);
 }
 
+/** A page being split, without the sizes of its records: what the split
+knows from the page header (README.blink.md, S2). */
+struct Shape {
+  /** user records */
+  size_t n_recs;
+  /** their bytes: page_get_data_size() less the high key's */
+  size_t recs_bytes;
+  /** number of records before the tuple */
+  size_t tuple_pos;
+  /** bytes of the tuple as a record */
+  size_t tuple_size;
+  /** F1's room, for the high key each half gets (hk_reserve()) */
+  size_t reserve;
+};
+
+/** Prove the split at k with the tuple (S2) at the cost of the stock
+split, which reads the sizes of a few records only
+(btr_page_insert_fits()).  The half without the tuple holds some of the
+page's records: it fits if all of them fit with its number of records and
+F1's room, which every page of a B-link index keeps (README.blink.md, F1).
+The half with the tuple is summed when it holds fewer records than half the
+other; else it is bounded by every byte of the page and the tuple, less
+the records of the other half read in order until the bound fits.  Where
+F1 holds the answer is plan_fits()'s; a page without F1's room may be
+refused where plan_fits() would accept, and the caller then takes choose().
+@param[in] shape    the page
+@param[in] k        items kept on the left page, 1 to shape.n_recs
+@param[in] size_of  callable (j) -> bytes of record j; called with
+                    increasing j from the first record of one half
+@param[in] fit      callable (bytes, n_recs) -> whether they fit on a page
+@return the plan, or nothing if it is not proven */
+template <typename SizeOf, typename Fits>
+std::optional<Plan> prove(const Shape &shape, size_t k, SizeOf size_of,
+                          Fits fit) {
+  if (k == 0 || k > shape.n_recs) {
+    return std::nullopt;
+  }
+  const bool tuple_left = shape.tuple_pos < k;
+  /* The first record of the right half. */
+  const size_t split = tuple_left ? k - 1 : k;
+  const size_t tuple_first = tuple_left ? 0 : split;
+  const size_t tuple_end = tuple_left ? split : shape.n_recs;
+  const size_t other_first = tuple_left ? split : 0;
+  const size_t other_end = tuple_left ? shape.n_recs : split;
+  const size_t n_tuple_side = tuple_end - tuple_first + 1;
+  const size_t n_other = other_end - other_first;
+  if (!fit(shape.recs_bytes + shape.reserve, n_other)) {
+    return std::nullopt;
+  }
+  if (n_tuple_side - 1 < n_other / 2) {
+    size_t bytes = shape.tuple_size + shape.reserve;
+    for (size_t j = tuple_first; j < tuple_end; ++j) {
+      bytes += size_of(j);
+    }
+    return fit(bytes, n_tuple_side) ? std::optional<Plan>(Plan{k, true})
+                                    : std::nullopt;
+  }
+  size_t bound = shape.recs_bytes + shape.tuple_size + shape.reserve;
+  for (size_t j = other_first;; ++j) {
+    if (fit(bound, n_tuple_side)) {
+      return Plan{k, true};
+    }
+    if (j == other_end) {
+      return std::nullopt;
+    }
+    bound -= std::min(bound, size_of(j));
+  }
+}
+
 /** Choose the split (S2): the preferred point first (the stock heuristics
 for sequential inserts, 0 for none), then the points that balance the bytes
 best, with the tuple, then without it.  The first one that fits wins.

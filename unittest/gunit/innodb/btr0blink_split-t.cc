@@ -271,3 +271,119 @@ TEST(btr0blink_split, split_without_the_tuple) {
   EXPECT_FALSE(plan->with_tuple);
   EXPECT_EQ(plan->k, 1u);
 }
+
+namespace {
+
+/* prove() over a Case, counting the records whose size it read and
+checking that it reads them in order from the first record of one half. */
+struct Proof {
+  std::optional<blink_split::Plan> plan;
+  size_t reads{0};
+  bool in_order{true};
+};
+
+Proof prove_case(const Level &l, const Case &c, size_t k) {
+  size_t total = 0;
+  for (size_t s : c.recs) total += s;
+  const blink_split::Shape shape{c.recs.size(), total, c.p, c.tuple,
+                                 l.hk_room};
+  Proof proof;
+  size_t last = 0;
+  auto size_of = [&](size_t j) {
+    if (proof.reads > 0 && j != last + 1) proof.in_order = false;
+    last = j;
+    ++proof.reads;
+    return c.recs.at(j);
+  };
+  auto fit = [&](size_t bytes, size_t n) { return l.fit(bytes, n); };
+  proof.plan = blink_split::prove(shape, k, size_of, fit);
+  return proof;
+}
+
+bool fits_exactly(const Level &l, const Case &c, size_t k) {
+  auto hk = [&](size_t, bool) { return l.hk_room; };
+  auto fit = [&](size_t bytes, size_t n) { return l.fit(bytes, n); };
+  blink_split::Items<decltype(hk)> items(c.recs, c.p, c.tuple, l.hk_room, hk);
+  return blink_split::plan_fits(items, k, true, fit);
+}
+
+/* The middle by count of the records and the tuple (choose_split()'s
+middle_split_point()). */
+size_t middle_k(const Case &c) { return (c.recs.size() + 1) / 2; }
+
+}  // namespace
+
+/* On pages that keep F1's room, the proof from the page's totals accepts
+exactly the splits that fit (plan_fits(), which reads every record), at
+every page size, on leaf and non-leaf levels, for the middle point and
+for random ones; it reads records in page order. */
+TEST(btr0blink_split, proof_agrees_with_every_record) {
+  std::mt19937 rng(11);
+  for (size_t page_size : PAGE_SIZES) {
+    for (const Level &l : {leaf(page_size), non_leaf(page_size)}) {
+      for (size_t min_rec : {size_t{20}, l.rec_max / 3, l.rec_max * 9 / 10}) {
+        for (int i = 0; i < 2000; ++i) {
+          const Case c = random_case(rng, l, min_rec);
+          if (c.recs.empty()) continue;
+          const size_t any_k =
+              std::uniform_int_distribution<size_t>(1, c.recs.size())(rng);
+          for (size_t k : {middle_k(c), any_k}) {
+            if (k == 0 || k > c.recs.size()) continue;
+            const Proof proof = prove_case(l, c, k);
+            ASSERT_EQ(proof.plan.has_value(), fits_exactly(l, c, k))
+                << "page size " << page_size << ", " << c.recs.size()
+                << " records, k " << k << ", tuple at " << c.p;
+            EXPECT_TRUE(proof.in_order);
+            EXPECT_LE(proof.reads, c.recs.size());
+          }
+        }
+      }
+    }
+  }
+}
+
+/* The work of the stock split: a full page of equal records split in the
+middle reads at most two of their sizes (the page overflows by one
+record); the tuple alone on the new page (sequential inserts) reads none. */
+TEST(btr0blink_split, proof_reads_few_records) {
+  for (size_t page_size : PAGE_SIZES) {
+    const Level l = leaf(page_size);
+    for (size_t rec : {size_t{30}, size_t{200}, l.rec_max / 4}) {
+      Case c;
+      size_t used = 0;
+      while (l.fit(used + rec + l.hk_room, c.recs.size() + 1)) {
+        c.recs.push_back(rec);
+        used += rec;
+      }
+      c.tuple = rec;
+      for (size_t p : {size_t{0}, c.recs.size() / 3, c.recs.size()}) {
+        c.p = p;
+        const Proof middle = prove_case(l, c, middle_k(c));
+        ASSERT_TRUE(middle.plan.has_value()) << page_size << " " << rec;
+        EXPECT_LE(middle.reads, 2u) << page_size << " " << rec << " " << p;
+      }
+      c.p = c.recs.size();
+      const Proof append = prove_case(l, c, c.recs.size());
+      ASSERT_TRUE(append.plan.has_value());
+      EXPECT_EQ(append.reads, 0u);
+    }
+  }
+}
+
+/* A page without F1's room (a root's records, copied by a raise) may be
+refused although the split fits: its caller then reads every record
+(choose()). */
+TEST(btr0blink_split, proof_refuses_without_room) {
+  const Level l = leaf(16384);
+  Case c;
+  c.recs.assign(2, 5000);
+  c.recs.push_back(6000);
+  c.p = 0;
+  c.tuple = 100;
+  size_t total = 0;
+  for (size_t s : c.recs) total += s;
+  ASSERT_FALSE(l.fit(total + l.hk_room, c.recs.size()));
+  /* k 3: the tuple and both records of 5,000 bytes on the left. */
+  EXPECT_TRUE(fits_exactly(l, c, 3));
+  EXPECT_FALSE(prove_case(l, c, 3).plan.has_value());
+}
