@@ -1371,7 +1371,9 @@ mini-transaction that uses it (RV7).  A split's page that still carries
 the mark is as its refill's allocation initialized it (RV7: untouched
 since), and btr_page_create() rewrites what the mark changed (the page type,
 and the magic in the page header, which page_create() clears) and zeroes
-the body again: it is not formatted twice.
+the body again: it is not zeroed twice.  The allocation's redo record is
+written all the same, so that recovery can rebuild the page from the log
+alone (a torn first write without the doublewrite buffer).
 @param[in] index_page  the caller creates an index page on it
 @return the page, X-latched in mtr */
 buf_block_t *format_taken(const dict_index_t *index, page_no_t page_no,
@@ -1389,9 +1391,11 @@ buf_block_t *format_taken(const dict_index_t *index, page_no_t page_no,
   static_assert(MAGIC_OFFSET == PAGE_HEADER,
                 "page_create() clears the reserve's mark");
   if (index_page && has_magic(buf_block_get_frame(block), RESERVE_MAGIC)) {
-    return block;
+    /* What fsp_init_file_page_low() does besides zeroing. */
+    memset(buf_block_get_frame(block) + FIL_PAGE_LSN, 0, 8);
+  } else {
+    fsp_init_file_page_low(block);
   }
-  fsp_init_file_page_low(block);
   mlog_write_initial_log_record(buf_block_get_frame(block),
                                 MLOG_INIT_FILE_PAGE2, mtr);
   return block;

@@ -101,7 +101,9 @@ bool btr_blink_reserve_take_for_update(const btr_cur_t *cursor);
 bool btr_blink_reserve_extents_reserved();
 
 /** RV2: the new page of a leveled leaf split (or of SP5's re-split), from
-the pages this thread took, X-latched in mtr and not yet formatted.
+the pages this thread took, X-latched in mtr and formatted as an allocation
+formats it, but for a marked page's body, which the caller's
+btr_page_create() in the same mini-transaction zeroes (format_taken()).
 @return the block, or nullptr if it took none or has used both: allocate */
 buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr);
 

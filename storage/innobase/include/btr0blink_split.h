@@ -164,7 +164,8 @@ The half with the tuple is summed when it holds fewer records than half the
 other; else it is bounded by every byte of the page and the tuple, less
 the records of the other half read in order until the bound fits.  Where
 F1 holds the answer is plan_fits()'s; a page without F1's room may be
-refused where plan_fits() would accept, and the caller then takes choose().
+refused where plan_fits() would accept, and the caller then tries its next
+point, and choose() last.
 @param[in] shape    the page
 @param[in] k        items kept on the left page, 1 to shape.n_recs
 @param[in] size_of  callable (j) -> bytes of record j; called with
