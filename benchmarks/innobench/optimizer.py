@@ -22,6 +22,8 @@ index name for innodb_index_stats (size, n_leaf_pages, n_diff_pfxNN), and
 table and index "" for the server settings that shape statistics."""
 import re
 
+from .server import FULL_SCAN_PAGES
+
 SYSTEM_SCHEMAS = ("mysql", "sys", "information_schema", "performance_schema")
 
 # The server settings that decide how statistics are computed and kept.
@@ -97,10 +99,6 @@ def analyze(server):
         raise RuntimeError("%s: ANALYZE TABLE: %s" % (server.name, "; ".join(errors)))
 
 
-# ANALYZE's sample after a measured group (index_pages): above 1e6 pages it
-# walks every index's whole leaf level (as server.base_cnf()'s setting does
-# for the prepare), and records the pages it walked as the sample size.
-FULL_SCAN_PAGES = 1000001
 
 
 def index_pages(server):

@@ -597,8 +597,6 @@ class LobWrite(SplitInsertsIORead):
         return "ok" if check[-1] == "OK" else "FAILED: CHECK TABLE %s" % check[-1]
 
 
-
-
 # The io data set: sysbench's tables, with ids spread evenly over the
 # whole INTEGER range instead of 1..table_size, so that sysbench's random
 # ids (oltp_insert --auto_inc=off: sysbench.rand.unique() - 2^31) land

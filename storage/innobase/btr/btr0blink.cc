@@ -122,8 +122,9 @@ size_t heuristic_split_point(btr_cur_t *cursor, size_t tuple_pos) {
 }
 
 /** The split point for other inserts: the middle by count of the page's
-records and the tuple, the byte balance of equal records, found as stock's
-page_get_middle_rec() finds its point, without reading a record. */
+records and the tuple, the byte balance of equal records (stock's
+page_get_middle_rec() counts the page's records only), without reading a
+record. */
 size_t middle_split_point(const page_t *page) {
   return (page_get_n_recs(page) + 1) / 2;
 }
@@ -157,8 +158,9 @@ Split_choice choose_split(btr_cur_t *cursor, const dtuple_t *tuple,
   size_t rec_j = 0;
   ulint *offsets = nullptr;
   auto size_of = [&](size_t j) -> size_t {
-    rec = rec != nullptr && j == rec_j + 1 ? page_rec_get_next_const(rec)
-                                           : page_rec_get_nth_const(page, j + 1);
+    rec = rec != nullptr && j == rec_j + 1
+              ? page_rec_get_next_const(rec)
+              : page_rec_get_nth_const(page, j + 1);
     rec_j = j;
     offsets = rec_get_offsets(rec, index, offsets, ULINT_UNDEFINED,
                               UT_LOCATION_HERE, &heap);
@@ -220,10 +222,8 @@ rec_t *copy_hk(const dict_index_t *index, const page_t *page,
 entry tuple (a leaf entry or a node pointer of level), in heap. */
 const rec_t *hk_from_tuple(const dict_index_t *index, const dtuple_t *tuple,
                            ulint level, mem_heap_t *heap, ulint **offsets) {
-  byte *buf = static_cast<byte *>(
-      mem_heap_alloc(heap, rec_get_converted_size(index, tuple)));
-  const rec_t *rec = rec_convert_dtuple_to_rec(buf, index, tuple);
-  return page_blink_build_hk(index, rec, level, heap, offsets);
+  return page_blink_build_hk(index, tuple_as_rec(index, tuple, heap), level,
+                             heap, offsets);
 }
 
 /** Give a page a new high key, or none (hk == nullptr).  F1 guarantees the

@@ -219,12 +219,14 @@ void search_leaf(dict_index_t *index, const dtuple_t *tuple,
 
 /** PD8: whether the delete of a record of rec_size bytes leaves a leaf
 that keeps records under its index's MERGE_THRESHOLD, as stock's
-btr_cur_can_delete_without_compress() decides. */
+btr_cur_can_delete_without_compress() decides; not while the index is built
+or rebuilt online, whose log apply would take the exclusive path for it. */
 bool merge_wanted(const dict_index_t *index, const page_t *page,
                   ulint rec_size) {
   const ulint hk_size = page_blink_get_hk(page, index).rec_size();
-  return page_get_data_size(page) - hk_size - rec_size <
-         BTR_CUR_PAGE_COMPRESS_LIMIT(index);
+  return !dict_index_is_online_ddl(index) &&
+         page_get_data_size(page) - hk_size - rec_size <
+             BTR_CUR_PAGE_COMPRESS_LIMIT(index);
 }
 
 /** PD1, PD8: whether the leaf may leave its level: its range goes to its
@@ -422,7 +424,8 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
   }
   buf_block_t *right = nullptr;
   if (merge) {
-    /* Counted as stock's btr_compress() counts its attempts. */
+    /* Counted as stock's btr_compress() counts its attempts (twice for a
+    merge tried again after reading the reserve's directory, PD6). */
     MONITOR_INC(MONITOR_INDEX_MERGE_ATTEMPTS);
   }
   if (const auto reason =
@@ -439,6 +442,8 @@ bool prepare(dict_index_t *index, const dtuple_t *tuple, page_cur_mode_t mode,
       t_prepared.right = leaf;
       t_prepared.leaving = left;
       t_prepared.merge_left = true;
+      /* Latched by leave_level(), not needed: the merge ends at the leaf. */
+      keep_leaf_only(latches, {right});
       return true;
     }
     /* PD8: a merge that cannot be done is not one: a plain delete.  Either
@@ -610,11 +615,8 @@ bool btr_blink_delete_changes_tree(const btr_cur_t *cursor, ulint rec_size) {
   if (page_get_page_no(page) == dict_index_get_page(cursor->index)) {
     return false;
   }
-  /* PD8: not while the index is built or rebuilt online, whose log apply
-  would take the exclusive path for it. */
   return page_get_n_recs(page) < 2 ||
-         (!dict_index_is_online_ddl(cursor->index) &&
-          merge_wanted(cursor->index, page, rec_size));
+         merge_wanted(cursor->index, page, rec_size);
 }
 
 bool btr_blink_page_deleted(const page_t *page, const dict_index_t *index) {
@@ -634,9 +636,10 @@ bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
     return false;
   }
   /* RV10: before any latch, a pool that deletions filled gives pages back
-to the segment (the search's latches come later, in this mini-transaction:
-none is held yet). */
-  if (mtr->get_savepoint() == 0 && !holds_sx_or_x(dict_index_get_lock(index))) {
+  to the segment (the search's latches come later, in this
+  mini-transaction: none is held yet). */
+  if (mtr->get_savepoint() == 0 &&
+      !holds_sx_or_x(dict_index_get_lock(index))) {
     btr_blink_reserve_trim(index);
   }
   for (bool first = true;; first = false) {

@@ -1086,8 +1086,10 @@ bool trim_wanted(Pool &pool) {
 /** RV10: one mini-transaction of a trim: up to REFILL_BATCH of the pool's
 pages above its target leave the directory and go back to the leaf
 segment, under a refill's latches in a refill's order (RV5).
+@param[in] leaf_seg  the root's PAGE_BTR_SEG_LEAF, copied: fseg_free_page()
+                     reads the inode's address from it and writes nothing
 @return the pages freed */
-ulint trim_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
+ulint trim_batch(const dict_index_t *index, fseg_header_t *leaf_seg,
                  uint64_t segment) {
   const space_id_t space = index->space;
   const page_size_t page_size = dict_table_page_size(index->table);
@@ -1140,14 +1142,10 @@ ulint trim_batch(const dict_index_t *index, const fseg_header_t *leaf_seg,
     mtr.commit();
     return 0;
   }
-  /* fseg_free_page() reads the inode's address from the header; it writes
-  nothing there. */
-  fseg_header_t header[FSEG_HEADER_SIZE];
-  memcpy(header, leaf_seg, sizeof header);
   for (const page_no_t page_no : freed) {
     /* No adaptive hash index entry: a marked page never had records, and a
     deleted leaf's entries went with its deletion (PD2). */
-    fseg_free_page(header, space, page_no, false, &mtr);
+    fseg_free_page(leaf_seg, space, page_no, false, &mtr);
   }
   write_directory(dir_block, entries, &mtr);
   DBUG_EXECUTE_IF("blink_crash_in_trim", blink_finish::crash_now(););
@@ -1439,7 +1437,8 @@ buf_block_t *btr_blink_reserve_use(const dict_index_t *index, mtr_t *mtr) {
   t_taken.unused.pop_back();
   t_taken.used.push_back(page_no);
   btr_blink_reserve_stats.pages_taken.fetch_add(1, std::memory_order_relaxed);
-  buf_block_t *block = format_taken(index, page_no, SYNC_TREE_NODE_NEW, true, mtr);
+  buf_block_t *block =
+      format_taken(index, page_no, SYNC_TREE_NODE_NEW, true, mtr);
   /* The split's mini-transaction, which formats the page, is lost: the
   page stays listed and unused (RV3). */
   DBUG_EXECUTE_IF("blink_crash_reserve_taken", blink_finish::crash_now(););
@@ -1468,7 +1467,8 @@ buf_block_t *btr_blink_reserve_take_for_value(const dict_index_t *index,
   t_values.pages.push_back(page_no);
   ut_d(t_values.mtr = mtr);
   btr_blink_reserve_stats.value_pages.fetch_add(1, std::memory_order_relaxed);
-  buf_block_t *block = format_taken(index, page_no, SYNC_EXTERN_STORAGE, false, mtr);
+  buf_block_t *block =
+      format_taken(index, page_no, SYNC_EXTERN_STORAGE, false, mtr);
   /* The value's mini-transaction is lost: the page stays listed and
   unused (RV3). */
   DBUG_EXECUTE_IF("blink_crash_value_page_taken",

@@ -217,10 +217,10 @@ bool btr_blink_deletes_pages(const dict_index_t *index);
 
 /** PD1, PD4, PD8: whether the delete of the cursor's record, of rec_size
 bytes, empties a leaf other than the root or leaves it under its index's
-MERGE_THRESHOLD with a right sibling: the deletes of a page-deleting B-link
-index that the optimistic delete refuses, for the pessimistic one, which
-deletes the leaf with its record (PD2) or moves the leaf's records to its
-right sibling first (PD8), or else deletes the record in place. */
+MERGE_THRESHOLD (not during an online build): the deletes of a
+page-deleting B-link index that the optimistic delete refuses, for the
+pessimistic one, which deletes the leaf with its record (PD2) or merges
+first (PD8), or else deletes the record in place. */
 bool btr_blink_delete_changes_tree(const btr_cur_t *cursor, ulint rec_size);
 
 /** PD2, PD8: the BTR_MODIFY_TREE search of a delete (purge, rollback) on a
@@ -230,7 +230,8 @@ neighbour, the leaf and, when the delete would empty the leaf or leave it
 under-filled, its right sibling, and positions the cursor as the stock
 search would.  Prepares the leaf's deletion, or a merge, for
 btr_cur_pessimistic_delete(); for a plain delete only the leaf stays
-latched.
+latched.  Before any latch, a reserve that deletions filled gives pages
+back to the segment (RV10, btr_blink_reserve_trim()).
 @return false if the delete must take the exclusive path (PD1): nothing
 latched, index->lock not held */
 bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
@@ -240,8 +241,9 @@ bool btr_blink_search_for_delete(dict_index_t *index, const dtuple_t *tuple,
 /** PD2, EX2: at the start of btr_cur_pessimistic_delete(), for the delete
 that btr_blink_search_for_delete() prepared in this mini-transaction: the
 record is deleted and, if it empties its leaf, the leaf with it, or the
-merge it prepared is made (PD8) (done()); or, for a record with externally stored columns in a leaf that keeps
-others, stock's pessimistic delete goes on under index->lock in S, this
+merge it prepared is made (PD8) (done()); or, for a record with
+externally stored columns in a leaf that keeps others, stock's pessimistic
+delete goes on under index->lock in S, this
 thread marked as freeing them (btr_blink_writes_external()) until the
 scope ends.  Nothing for any other delete. */
 class Blink_prepared_delete {
