@@ -94,15 +94,17 @@ class Items {
   HkSize m_hk_size;
 };
 
-/** Whether a page can hold records of bytes in all, n of them, and a high
-key of hk bytes: the high key takes no directory slot but is counted as a
-record, which only errs on the safe side.
+/** Whether a page can hold n records and F1's room, bytes in all: the
+condition the insert path keeps (btr_blink_max_insert_size() of
+page_get_max_insert_size_after_reorganize()), so that a page an insert
+filled holds all its records again after a split.  The high key takes no
+directory slot; F1's room holds one (hk_reserve()).
 @param[in] free_space_of_empty  page_get_free_space_of_empty()
 @param[in] reserved  callable (n) -> page_dir_calc_reserved_space(n) */
 template <typename Reserved>
 bool fits(size_t bytes, size_t n, size_t free_space_of_empty,
           Reserved reserved) {
-  return bytes + reserved(n + 1) <= free_space_of_empty;
+  return bytes + reserved(n) <= free_space_of_empty;
 }
 
 /** F1: the room a page keeps for a high key: the longest node pointer of

@@ -88,6 +88,14 @@ struct Level {
     return blink_split::fits(bytes, n, free_space_of_empty(page_size),
                              reserved);
   }
+
+  /* Whether an insert may bring a page to n records of bytes in all: the
+  arithmetic of btr_blink_max_insert_size() over
+  page_get_max_insert_size_after_reorganize(page, 1), written out apart
+  from fits() so that the two are checked against each other. */
+  bool insert_fits(size_t bytes, size_t n) const {
+    return bytes + hk_room + reserved(n) <= free_space_of_empty(page_size);
+  }
 };
 
 Level leaf(size_t page_size) {
@@ -101,8 +109,8 @@ Level non_leaf(size_t page_size) {
   return {page_size, m, blink_split::hk_reserve(m, PAGE_DIR_SLOT_SIZE)};
 }
 
-/* A page of random records that keeps F1's room (as every page of a B-link
-index does), a random tuple and insert point. */
+/* A page of random records that keeps F1's room as inserts keep it (as
+every page of a B-link index does), a random tuple and insert point. */
 struct Case {
   std::vector<size_t> recs;
   size_t p;
@@ -115,7 +123,7 @@ Case random_case(std::mt19937 &rng, const Level &l, size_t min_rec) {
   size_t used = 0;
   for (;;) {
     const size_t s = rec_size(rng);
-    if (!l.fit(used + s + l.hk_room, c.recs.size() + 1)) break;
+    if (!l.insert_fits(used + s, c.recs.size() + 1)) break;
     c.recs.push_back(s);
     used += s;
   }
@@ -351,7 +359,7 @@ TEST(btr0blink_split, proof_reads_few_records) {
     for (size_t rec : {size_t{30}, size_t{200}, l.rec_max / 4}) {
       Case c;
       size_t used = 0;
-      while (l.fit(used + rec + l.hk_room, c.recs.size() + 1)) {
+      while (l.insert_fits(used + rec, c.recs.size() + 1)) {
         c.recs.push_back(rec);
         used += rec;
       }
@@ -366,6 +374,35 @@ TEST(btr0blink_split, proof_reads_few_records) {
       const Proof append = prove_case(l, c, c.recs.size());
       ASSERT_TRUE(append.plan.has_value());
       EXPECT_EQ(append.reads, 0u);
+    }
+  }
+}
+
+/* Equal records appended in key order until the insert path refuses the
+next one (F1 as btr_blink_max_insert_size() keeps it): the append point,
+the tuple alone on the new page, is proven, at every page size, for every
+record size up to 200 bytes and every room F1 may keep for such short keys
+(a secondary index's entries, or node pointers).  Refused, the page would
+split in the middle at each append and its level stay half full. */
+TEST(btr0blink_split, append_point_on_a_page_inserts_filled) {
+  for (size_t page_size : PAGE_SIZES) {
+    for (size_t rec = 5; rec <= 200; ++rec) {
+      for (size_t hk_room = 12; hk_room <= 60; ++hk_room) {
+        const Level l{page_size, rec, hk_room};
+        Case c;
+        size_t used = 0;
+        while (l.insert_fits(used + rec, c.recs.size() + 1)) {
+          c.recs.push_back(rec);
+          used += rec;
+        }
+        c.tuple = rec;
+        c.p = c.recs.size();
+        const Proof append = prove_case(l, c, c.recs.size());
+        ASSERT_TRUE(append.plan.has_value())
+            << page_size << " " << rec << " " << hk_room;
+        ASSERT_TRUE(fits_exactly(l, c, c.recs.size()));
+        EXPECT_EQ(append.reads, 0u);
+      }
     }
   }
 }
