@@ -187,21 +187,15 @@ Split_choice choose_split(btr_cur_t *cursor, const dtuple_t *tuple,
 }
 
 /** Insert the tuple at the cursor, which page_cur_search() has put on block,
-the half the tuple belongs to; reorganize if needed.
+the half the tuple belongs to.
 @return the inserted record, or nullptr if it does not fit there (the cursor
 stays on block, for the split that makes room) */
 rec_t *insert_on_half(btr_cur_t *cursor, [[maybe_unused]] buf_block_t *block,
                       const dtuple_t *tuple, ulint **offsets,
                       mem_heap_t **heap, mtr_t *mtr) {
-  page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
-  ut_ad(page_cur_get_block(page_cursor) == block);
-  rec_t *rec = page_cur_tuple_insert(page_cursor, tuple, cursor->index,
-                                     offsets, heap, mtr);
-  if (rec == nullptr && btr_page_reorganize(page_cursor, cursor->index, mtr)) {
-    rec = page_cur_tuple_insert(page_cursor, tuple, cursor->index, offsets,
-                                heap, mtr);
-  }
-  return rec;
+  ut_ad(page_cur_get_block(btr_cur_get_page_cur(cursor)) == block);
+  return btr_blink_page_insert(btr_cur_get_page_cur(cursor), cursor->index,
+                               tuple, offsets, heap, mtr);
 }
 
 /** Copy of the page's high key in heap, or nullptr. */
@@ -216,14 +210,6 @@ rec_t *copy_hk(const dict_index_t *index, const page_t *page,
   *offsets = rec_get_offsets(rec, index, nullptr, ULINT_UNDEFINED,
                              UT_LOCATION_HERE, &heap);
   return rec;
-}
-
-/** The high key that bounds a page whose right neighbour starts with the
-entry tuple (a leaf entry or a node pointer of level), in heap. */
-const rec_t *hk_from_tuple(const dict_index_t *index, const dtuple_t *tuple,
-                           ulint level, mem_heap_t *heap, ulint **offsets) {
-  return page_blink_build_hk(index, tuple_as_rec(index, tuple, heap), level,
-                             heap, offsets);
 }
 
 /** Give a page a new high key, or none (hk == nullptr).  F1 guarantees the
@@ -291,6 +277,24 @@ bool keeps_incomplete_splits() {
 
 }  // namespace
 
+const rec_t *btr_blink_hk_from_tuple(const dict_index_t *index,
+                                     const dtuple_t *tuple, ulint level,
+                                     mem_heap_t *heap, ulint **offsets) {
+  return page_blink_build_hk(index, tuple_as_rec(index, tuple, heap), level,
+                             heap, offsets);
+}
+
+rec_t *btr_blink_page_insert(page_cur_t *page_cursor, dict_index_t *index,
+                             const dtuple_t *tuple, ulint **offsets,
+                             mem_heap_t **heap, mtr_t *mtr) {
+  rec_t *rec =
+      page_cur_tuple_insert(page_cursor, tuple, index, offsets, heap, mtr);
+  if (rec == nullptr && btr_page_reorganize(page_cursor, index, mtr)) {
+    rec = page_cur_tuple_insert(page_cursor, tuple, index, offsets, heap, mtr);
+  }
+  return rec;
+}
+
 rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
                                        ulint **offsets, mem_heap_t **heap,
                                        const dtuple_t *tuple, mtr_t *mtr) {
@@ -323,9 +327,16 @@ rec_t *btr_blink_page_split_and_insert(uint32_t flags, btr_cur_t *cursor,
   if (*heap == nullptr) {
     *heap = mem_heap_create(1024, UT_LOCATION_HERE);
   }
+  const ulint level = btr_page_get_level(page);
+  if (leveled && level == 0) {
+    /* RS1: no split if the right sibling takes the tuple. */
+    if (rec_t *rec = btr_blink_insert_into_right_sibling(cursor, offsets, heap,
+                                                         tuple, mtr)) {
+      return rec;
+    }
+  }
   mem_heap_t *split_heap = mem_heap_create(4096, UT_LOCATION_HERE);
 
-  const ulint level = btr_page_get_level(page);
   const Split_choice choice = choose_split(cursor, tuple, split_heap);
   const blink_split::Plan plan = choice.plan;
   const bool with_tuple = plan.with_tuple;
@@ -530,7 +541,7 @@ void btr_blink_bulk_set_hk(dict_index_t *index, buf_block_t *block,
   ut_ad(!page_blink_get_hk(buf_block_get_frame(block), index).exists());
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
   ulint *offsets;
-  const rec_t *hk = hk_from_tuple(index, next_first, level, heap, &offsets);
+  const rec_t *hk = btr_blink_hk_from_tuple(index, next_first, level, heap, &offsets);
   /* F1: the loader kept btr_blink_hk_reserve() free. */
   replace_hk(block, index, hk, offsets, mtr);
   mem_heap_free(heap);
@@ -608,7 +619,7 @@ void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
   ulint *offsets;
   /* node_ptr lives in the parent, one level up. */
-  const rec_t *hk = hk_from_tuple(index, node_ptr, btr_page_get_level(page) + 1,
+  const rec_t *hk = btr_blink_hk_from_tuple(index, node_ptr, btr_page_get_level(page) + 1,
                                   heap, &offsets);
   replace_hk(left_block, index, hk, offsets, mtr);
   mem_heap_free(heap);

@@ -355,16 +355,9 @@ bool read_flagged(dict_index_t *index, page_no_t page_no, mem_heap_t *heap,
 cursor's record (reorganizing the page if needed). */
 void insert_node_ptr(btr_cur_t *cursor, const dtuple_t *node_ptr,
                      mem_heap_t **heap, mtr_t *mtr) {
-  page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
   ulint *offsets = nullptr;
-  rec_t *rec = page_cur_tuple_insert(page_cursor, node_ptr, cursor->index,
-                                     &offsets, heap, mtr);
-  if (rec == nullptr) {
-    ut_a(btr_page_reorganize(page_cursor, cursor->index, mtr));
-    rec = page_cur_tuple_insert(page_cursor, node_ptr, cursor->index,
-                                &offsets, heap, mtr);
-  }
-  ut_a(rec != nullptr);
+  ut_a(btr_blink_page_insert(btr_cur_get_page_cur(cursor), cursor->index,
+                             node_ptr, &offsets, heap, mtr) != nullptr);
 }
 
 constexpr uint32_t NODE_PTR_INSERT_FLAGS =

@@ -601,6 +601,10 @@ bool Blink_descent::descend() {
                       child_no = root_no;
                     });
 
+    if (m_writer && height == 1) {
+      /* RS2: the leaf's parent, for an insert into its right sibling. */
+      btr_blink_note_leaf_parent(m_index, m_cur.block);
+    }
     /* D2: the parent is released before the child is latched. */
     release(m_cur);
     --height;

@@ -70,6 +70,15 @@ static MYSQL_SYSVAR_BOOL(
     nullptr, nullptr, true);
 
 static MYSQL_SYSVAR_BOOL(
+    btree_blink_sibling_insert, srv_btree_blink_sibling_insert,
+    PLUGIN_VAR_OPCMDARG,
+    "On B-link indexes, a row insert after the last record of a full leaf "
+    "goes to the start of the leaf's right sibling when that has room, "
+    "instead of splitting the leaf, as stock InnoDB does (innofork, "
+    "btr/README.blink.md, RS1). OFF: the leaf splits.",
+    nullptr, nullptr, true);
+
+static MYSQL_SYSVAR_BOOL(
     btree_blink_leveled_update, srv_btree_blink_leveled_update,
     PLUGIN_VAR_OPCMDARG,
     "On B-link indexes, an update that grows a row beyond its leaf, or the "
@@ -298,6 +307,7 @@ static MYSQL_SYSVAR_ULONG(
   MYSQL_SYSVAR(hybrid_read_view), MYSQL_SYSVAR(view_close_latch_free),  \
       MYSQL_SYSVAR(btree_blink), MYSQL_SYSVAR(btree_blink_reserve_pages), \
       MYSQL_SYSVAR(btree_blink_page_delete),                            \
+      MYSQL_SYSVAR(btree_blink_sibling_insert),                         \
       MYSQL_SYSVAR(btree_blink_leveled_update),                         \
       MYSQL_SYSVAR(btree_blink_leveled_external),                       \
       MYSQL_SYSVAR(btree_blink_unlocked_descents),                      \
@@ -378,6 +388,12 @@ static_assert(sizeof(std::atomic<uint64_t>) == sizeof(longlong) &&
        SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \
       {"btree_blink_nonleaf_splits",                                       \
        (char *)&btr_blink_stats.nonleaf_splits, SHOW_LONGLONG,             \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_sibling_inserts",                                      \
+       (char *)&btr_blink_stats.sibling_inserts, SHOW_LONGLONG,            \
+       SHOW_SCOPE_GLOBAL},                                                 \
+      {"btree_blink_sibling_refused",                                      \
+       (char *)&btr_blink_stats.sibling_refused, SHOW_LONGLONG,            \
        SHOW_SCOPE_GLOBAL},                                                 \
       {"btree_blink_move_rights", (char *)&btr_blink_stats.move_rights,    \
        SHOW_LONGLONG, SHOW_SCOPE_GLOBAL},                                  \

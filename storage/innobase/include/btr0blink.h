@@ -114,6 +114,12 @@ void btr_blink_exclusive_reason(const dict_index_t *index,
 struct btr_blink_stats_t {
   std::atomic<uint64_t> leaf_splits{0};
   std::atomic<uint64_t> nonleaf_splits{0};
+  /** RS1: leaf inserts that went into the right sibling instead of a
+  split. */
+  std::atomic<uint64_t> sibling_inserts{0};
+  /** RS2, RS3: of the inserts the right sibling had room for, those that
+  split because the parent was latched, changed or full. */
+  std::atomic<uint64_t> sibling_refused{0};
   /** D3: a descent found its key above a page's high key and moved to the
   right sibling. */
   std::atomic<uint64_t> move_rights{0};
@@ -437,6 +443,44 @@ bool btr_blink_import_validate(dict_index_t *index);
 
 /** @return number of B-link indexes in the dictionary cache */
 uint64_t btr_blink_n_cached_indexes();
+
+/** The high key that bounds a page whose right neighbour starts with the
+entry tuple (a leaf entry, or a node pointer of level), in heap.
+@param[out] offsets  rec_get_offsets() of the result, from heap */
+const rec_t *btr_blink_hk_from_tuple(const dict_index_t *index,
+                                     const dtuple_t *tuple, ulint level,
+                                     mem_heap_t *heap, ulint **offsets);
+
+/** Insert a tuple at a page cursor, reorganizing the page if its free space
+is too fragmented for it.
+@return the inserted record, or nullptr if it does not fit */
+rec_t *btr_blink_page_insert(page_cur_t *page_cursor, dict_index_t *index,
+                             const dtuple_t *tuple, ulint **offsets,
+                             mem_heap_t **heap, mtr_t *mtr);
+
+/** innodb_btree_blink_sibling_insert: whether a leveled leaf split gives
+way to an insert into the right sibling (RS1-RS4). */
+extern bool srv_btree_blink_sibling_insert;
+
+/** RS2: remember the page a writer's descent read its leaf's node pointer
+from, for btr_blink_insert_into_right_sibling().
+@param[in] index  B-link index
+@param[in] block  the leaf's parent, latched, level 1 */
+void btr_blink_note_leaf_parent(const dict_index_t *index,
+                                buf_block_t *block);
+
+/** RS1-RS4: instead of a leveled split of a leaf, insert the tuple at the
+start of its right sibling, when the cursor is on the leaf's last record,
+the sibling has room and the parent that this thread's descent read the
+leaf's node pointer from can be latched without waiting and still holds
+the node pointers of both.  The leaf's high key and the sibling's separator
+become the tuple's key, in this mini-transaction.
+@return the inserted record, the cursor on the sibling's infimum (as
+btr_page_split_and_insert() leaves it); nullptr if not done: nothing
+changed, and only the sibling stays latched */
+rec_t *btr_blink_insert_into_right_sibling(btr_cur_t *cursor, ulint **offsets,
+                                           mem_heap_t **heap,
+                                           const dtuple_t *tuple, mtr_t *mtr);
 
 /** Split a page of a B-link index and insert a tuple (S1..S3).  In a
 leveled split (btr_blink_split_leveled(): the leaf split of a row insert
