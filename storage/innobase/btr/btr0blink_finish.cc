@@ -876,6 +876,8 @@ void btr_blink_exclusive_reason(const dict_index_t *index,
   t_splits.exclusive = {index, reason, false};
 }
 
+bool btr_blink_splits_pending() { return !t_splits.flagged.empty(); }
+
 bool btr_blink_split_leveled(const dict_index_t *index) {
   return t_splits.leveled == index;
 }
@@ -954,7 +956,8 @@ dberr_t btr_blink_insert(dberr_t err, bool index_lock_free, uint32_t flags,
   /* A row that needs external storage: after the commit, the caller's
   Blink_external_write publishes this split, then writes the columns
   (EX1). */
-  if (err == DB_SUCCESS) {
+  if (err == DB_SUCCESS && !t_splits.flagged.empty()) {
+    /* Not an insert into the right sibling (RS1). */
     btr_blink_stats.leveled_splits.fetch_add(1, std::memory_order_relaxed);
   }
   return err;

@@ -45,6 +45,9 @@ its leaf's node pointer, as a persistent cursor remembers its page: the
 block and its modify clock. */
 struct Leaf_parent {
   const dict_index_t *index{nullptr};
+  /** index->id: a dictionary object may be freed and another one take its
+  address */
+  space_index_t index_id{0};
   buf::Block_hint block;
   uint64_t modify_clock{0};
 };
@@ -53,21 +56,29 @@ thread_local Leaf_parent t_leaf_parent;
 
 /** RS2: X-latch the remembered parent without waiting.
 @return the parent, or nullptr if the block holds another page now, its
-modify clock moved (the page was freed, split or evicted since), or the
-latch is taken */
+modify clock moved (the page was freed, split or evicted since), its
+tablespace was discarded since (the page is stale), or the latch is taken */
 buf_block_t *latch_parent(const dict_index_t *index, mtr_t *mtr) {
   Leaf_parent &p = t_leaf_parent;
-  if (p.index != index) {
+  if (p.index != index || p.index_id != index->id) {
     return nullptr;
   }
-  return p.block.run_with_hint([&](buf_block_t *hint) -> buf_block_t * {
-    return hint != nullptr &&
-                   buf_page_optimistic_get(RW_X_LATCH, hint, p.modify_clock,
-                                           Page_fetch::NORMAL, __FILE__,
-                                           __LINE__, mtr)
-               ? hint
-               : nullptr;
-  });
+  const ulint savepoint = mtr_set_savepoint(mtr);
+  buf_block_t *parent =
+      p.block.run_with_hint([&](buf_block_t *hint) -> buf_block_t * {
+        return hint != nullptr &&
+                       buf_page_optimistic_get(RW_X_LATCH, hint,
+                                               p.modify_clock,
+                                               Page_fetch::NORMAL, __FILE__,
+                                               __LINE__, mtr)
+                   ? hint
+                   : nullptr;
+      });
+  if (parent != nullptr && parent->page.was_stale()) {
+    mtr_release_block_at_savepoint(mtr, savepoint, parent);
+    return nullptr;
+  }
+  return parent;
 }
 
 /** RS2: whether the latched page is the parent of left_no and right_no:
@@ -115,6 +126,7 @@ void btr_blink_note_leaf_parent(const dict_index_t *index,
                                 buf_block_t *block) {
   Leaf_parent &p = t_leaf_parent;
   p.index = index;
+  p.index_id = index->id;
   p.block.store(block);
   p.modify_clock = block->get_modify_clock(IF_DEBUG(false));
 }
@@ -130,11 +142,13 @@ rec_t *btr_blink_insert_into_right_sibling(btr_cur_t *cursor, ulint **offsets,
   const page_no_t right_no = btr_page_get_next(page, mtr);
 
   /* RS1: an insert after the last record of a leaf that has a right
-  sibling with a node pointer (IS1: the leaf is not flagged). */
+  sibling with a node pointer (IS1: the leaf is not flagged), and not the
+  re-split of a half (SP5), whose right half has no node pointer yet. */
   if (!srv_btree_blink_sibling_insert || !page_is_leaf(page) ||
-      right_no == FIL_NULL ||
+      page_is_empty(page) || right_no == FIL_NULL ||
       !page_rec_is_supremum(page_rec_get_next(btr_cur_get_rec(cursor))) ||
-      page_blink_get_flags(page, index) != 0) {
+      page_blink_get_flags(page, index) != 0 ||
+      btr_blink_splits_pending()) {
     return nullptr;
   }
   ut_ad(btr_blink_split_leveled(index));
@@ -200,6 +214,10 @@ rec_t *btr_blink_insert_into_right_sibling(btr_cur_t *cursor, ulint **offsets,
   /* RS1 proved the room. */
   ut_a(rec != nullptr);
   ut_ad(page_rec_is_infimum(page_cur_get_rec(page_cursor)));
+  /* MC1: a cursor stored on the sibling's first record (a backward scan
+  leaving it) must not restore optimistically and step left past the
+  record. */
+  buf_block_modify_clock_inc(right_block);
 
   /* HK3: the leaf's high key and the sibling's separator, both the
   tuple's key. */

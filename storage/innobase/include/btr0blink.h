@@ -841,6 +841,10 @@ the new page is allocated without the root's latch (LO4), the left page
 flagged, and no node pointer inserted above. */
 bool btr_blink_split_leveled(const dict_index_t *index);
 
+/** Whether this thread has split pages it has not published yet (SP2):
+the leaf split of the insert in progress, an SP5 re-split among them. */
+bool btr_blink_splits_pending();
+
 /** Called by btr_blink_page_split_and_insert() when it split the page
 page_no level by level: the page is flagged until its right half's node
 pointer is in. */
