@@ -13,8 +13,14 @@
 #   scatter  the same rows with primary keys scattered over the key space,
 #            inserted one by one: every split is a middle split;
 #   split_t  the split-insert workload's table after its run: rows of 2.5 KB
-#            preloaded in key order, then one insert between every two.
-# FORK_PRESET=release|debug (default release), VARDIR (default build/blink-space).
+#            preloaded in key order, then one insert between every two;
+#   desc_t   split_t's preloaded rows, then runs of five rows inserted in
+#            descending key order into a quarter of the gaps, gap after gap
+#            in scattered order: each run's rows land after the last row of
+#            a leaf (README.blink.md RS1).
+# FORK_PRESET=release|debug (default release), VARDIR (default build/blink-space),
+# ON_CNF: more my.cnf lines for the ON server (innodb_btree_blink_sibling_insert=OFF
+# measures the splits that RS1 replaces).
 set -euo pipefail
 shopt -s inherit_errexit   # a failure inside $(measure ...) stops the script
 . "$(dirname "$0")/../../scripts/lib.sh"
@@ -31,8 +37,11 @@ measure() {  # OFF|ON: prints "table index pages leaf_pages" lines
   local sw=$1
   export VARDIR=$base/$sw PORT=3397 PRESET=$FORK_PRESET
   rm -rf "$VARDIR"
+  local extra=""
+  [ "$sw" = OFF ] || extra=${ON_CNF:-}
   EXTRA_CNF="innodb_btree_blink=$sw
-innodb_buffer_pool_size=4G" bash "$FORK_ROOT/scripts/server.sh" start >/dev/null
+innodb_buffer_pool_size=4G
+$extra" bash "$FORK_ROOT/scripts/server.sh" start >/dev/null
   local sock=$VARDIR/mysqld.sock my=("$obj/bin/mysql" --defaults-file="$VARDIR/my.cnf" -N -B)
   "${my[@]}" -e "CREATE DATABASE sbtest"
   sysbench oltp_read_write --mysql-socket="$sock" --mysql-user=root --tables=1 \
@@ -46,7 +55,16 @@ innodb_buffer_pool_size=4G" bash "$FORK_ROOT/scripts/server.sh" start >/dev/null
     --rows="$split_rows" --threads=4 prepare >/dev/null
   sysbench "$lua" --mysql-socket="$sock" --mysql-user=root --mysql-db=sbtest \
     --rows="$split_rows" --threads=4 --time=0 --events="$split_rows" run >/dev/null
-  "${my[@]}" sbtest -e "ANALYZE TABLE sbtest1, scatter, split_t" >/dev/null
+  "${my[@]}" sbtest -e "
+    CREATE TABLE desc_t LIKE split_t;
+    INSERT INTO desc_t SELECT id, pad FROM split_t WHERE id % 1000 = 0 ORDER BY id;
+    INSERT INTO desc_t (id, pad)
+      WITH RECURSIVE o (v) AS (SELECT 1 UNION ALL SELECT v + 1 FROM o WHERE v < 5)
+      SELECT s.id + o.v, REPEAT('i', 2500)
+      FROM split_t s JOIN o
+      WHERE s.id % 1000 = 0 AND (s.id DIV 1000 * 7919) % $split_rows < $split_rows DIV 4
+      ORDER BY (s.id DIV 1000 * 7919) % $split_rows, o.v DESC;"
+  "${my[@]}" sbtest -e "ANALYZE TABLE sbtest1, scatter, split_t, desc_t" >/dev/null
   # Every page the indexes use is still in the buffer pool (4G, nothing was
   # evicted), so INNODB_BUFFER_PAGE counts them exactly; n_leaf_pages is the
   # leaf segment's used pages.
@@ -64,7 +82,7 @@ innodb_buffer_pool_size=4G" bash "$FORK_ROOT/scripts/server.sh" start >/dev/null
     WHERE b.PAGE_TYPE = 'INDEX' AND b.TABLE_NAME LIKE '\`sbtest\`.%'
     GROUP BY tbl, b.INDEX_NAME ORDER BY 1, 2"
   # Exact row counts (TABLE_ROWS above is an estimate).
-  for t in sbtest1 scatter split_t; do
+  for t in sbtest1 scatter split_t desc_t; do
     printf 'rows\t%s\t%s\n' "$t" "$("${my[@]}" sbtest -e "SELECT COUNT(*) FROM $t")"
   done
   bash "$FORK_ROOT/scripts/server.sh" stop >/dev/null
