@@ -166,15 +166,25 @@ Split_choice choose_split(btr_cur_t *cursor, const dtuple_t *tuple,
                               UT_LOCATION_HERE, &heap);
     return rec_offs_size(offsets);
   };
+  auto hk_size = [reserve](size_t, bool) -> size_t { return reserve; };
   const size_t preferred = heuristic_split_point(cursor, tuple_pos);
   for (const size_t k : {preferred, middle_split_point(page)}) {
     if (const auto plan = blink_split::prove(shape, k, size_of, fit)) {
+#ifdef UNIV_DEBUG
+      /* S2: the proof from the page's totals is sound: every record read,
+      the split fits. */
+      const Split_input all = read_split_input(cursor, tuple, heap);
+      ut_ad(blink_split::plan_fits(
+          blink_split::Items<decltype(hk_size)>(all.sizes, all.tuple_pos,
+                                                all.tuple_size, reserve,
+                                                hk_size),
+          plan->k, true, fit));
+#endif /* UNIV_DEBUG */
       return {*plan, tuple_pos};
     }
   }
   const Split_input in = read_split_input(cursor, tuple, heap);
   ut_ad(in.tuple_pos == tuple_pos);
-  auto hk_size = [reserve](size_t, bool) -> size_t { return reserve; };
   const blink_split::Items<decltype(hk_size)> items(
       in.sizes, in.tuple_pos, in.tuple_size, reserve, hk_size);
   const auto plan = blink_split::choose(items, preferred, fit);
