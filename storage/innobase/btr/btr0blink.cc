@@ -551,7 +551,8 @@ void btr_blink_bulk_set_hk(dict_index_t *index, buf_block_t *block,
   ut_ad(!page_blink_get_hk(buf_block_get_frame(block), index).exists());
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
   ulint *offsets;
-  const rec_t *hk = btr_blink_hk_from_tuple(index, next_first, level, heap, &offsets);
+  const rec_t *hk =
+      btr_blink_hk_from_tuple(index, next_first, level, heap, &offsets);
   /* F1: the loader kept btr_blink_hk_reserve() free. */
   replace_hk(block, index, hk, offsets, mtr);
   mem_heap_free(heap);
@@ -629,8 +630,8 @@ void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
   ulint *offsets;
   /* node_ptr lives in the parent, one level up. */
-  const rec_t *hk = btr_blink_hk_from_tuple(index, node_ptr, btr_page_get_level(page) + 1,
-                                  heap, &offsets);
+  const rec_t *hk = btr_blink_hk_from_tuple(
+      index, node_ptr, btr_page_get_level(page) + 1, heap, &offsets);
   replace_hk(left_block, index, hk, offsets, mtr);
   mem_heap_free(heap);
 }
