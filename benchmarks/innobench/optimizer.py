@@ -99,8 +99,6 @@ def analyze(server):
         raise RuntimeError("%s: ANALYZE TABLE: %s" % (server.name, "; ".join(errors)))
 
 
-
-
 def index_pages(server):
     """The pages of every index of the data set, summed over the tables:
     leaf_pages_after (n_leaf_pages: pages the leaf segments use, the fork's

@@ -117,16 +117,9 @@ size_t heuristic_split_point(btr_cur_t *cursor, size_t tuple_pos) {
   if (split_rec == nullptr) {
     return tuple_pos; /* the tuple starts the right page */
   }
+  ut_ad(page_rec_is_user_rec(split_rec));
   const size_t j = page_rec_get_n_recs_before(split_rec) - 1;
   return j < tuple_pos ? j : j + 1;
-}
-
-/** The split point for other inserts: the middle by count of the page's
-records and the tuple, the byte balance of equal records (stock's
-page_get_middle_rec() counts the page's records only), without reading a
-record. */
-size_t middle_split_point(const page_t *page) {
-  return (page_get_n_recs(page) + 1) / 2;
 }
 
 /** Choose the split and prove that it fits (S2), with the work of the stock
@@ -168,7 +161,8 @@ Split_choice choose_split(btr_cur_t *cursor, const dtuple_t *tuple,
   };
   auto hk_size = [reserve](size_t, bool) -> size_t { return reserve; };
   const size_t preferred = heuristic_split_point(cursor, tuple_pos);
-  for (const size_t k : {preferred, middle_split_point(page)}) {
+  for (const size_t k :
+       {preferred, blink_split::middle_point(page_get_n_recs(page))}) {
     if (const auto plan = blink_split::prove(shape, k, size_of, fit)) {
 #ifdef UNIV_DEBUG
       /* S2: the proof from the page's totals is sound: every record read,

@@ -35,6 +35,7 @@ mini-transaction; the parent is latched without waiting. */
 #include "page0blink.h"
 #include "page0cur.h"
 #include "page0page.h"
+#include "rem0cmp.h"
 
 bool srv_btree_blink_sibling_insert = true;
 
@@ -90,6 +91,8 @@ bool is_parent(const dict_index_t *index, buf_block_t *parent,
                page_no_t left_no, page_no_t right_no, const dtuple_t *tuple,
                page_cur_t *cursor) {
   const page_t *page = buf_block_get_frame(parent);
+  /* D4 for a page number read earlier; PD1 never deletes a page above the
+  leaves, so the deleted flag is checked as the descents check it. */
   if (!fil_page_index_page_check(page) ||
       btr_page_get_index_id(page) != index->id ||
       btr_page_get_level(page) != 1 || btr_blink_page_deleted(page, index)) {
@@ -108,16 +111,15 @@ bool is_parent(const dict_index_t *index, buf_block_t *parent,
 }
 
 /** RS1: whether the right sibling, latched, takes the tuple at its start:
-the leaf after the left page on its level, neither deleted nor flagged,
-with room for the tuple and F1's room. */
+the leaf after the left page on its level, neither deleted nor flagged nor
+empty, with room for the tuple and F1's room.
+@param[in] max_size  page_get_max_insert_size_after_reorganize(right, 1) */
 bool right_takes(const dict_index_t *index, const page_t *right,
-                 page_no_t left_no, ulint tuple_size, mtr_t *mtr) {
+                 page_no_t left_no, ulint max_size, ulint tuple_size,
+                 mtr_t *mtr) {
   return btr_page_get_prev(right, mtr) == left_no && page_is_leaf(right) &&
-         page_blink_get_flags(right, index) == 0 &&
-         btr_blink_max_insert_size(
-             index, right,
-             page_get_max_insert_size_after_reorganize(right, 1)) >=
-             tuple_size;
+         !page_is_empty(right) && page_blink_get_flags(right, index) == 0 &&
+         btr_blink_max_insert_size(index, right, max_size) >= tuple_size;
 }
 
 }  // namespace
@@ -160,47 +162,56 @@ rec_t *btr_blink_insert_into_right_sibling(btr_cur_t *cursor, ulint **offsets,
                     block->page.size, RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
   const page_t *right = buf_block_get_frame(right_block);
   const ulint max_size = page_get_max_insert_size_after_reorganize(right, 1);
-  if (!right_takes(index, right, left_no, rec_get_converted_size(index, tuple),
-                   mtr)) {
+  if (!right_takes(index, right, left_no, max_size,
+                   rec_get_converted_size(index, tuple), mtr)) {
     return nullptr;
   }
 
   /* RS2: the parent, latched above its children without waiting. */
   const ulint savepoint = mtr_set_savepoint(mtr);
   buf_block_t *parent = latch_parent(index, mtr);
-  if (parent == nullptr) {
+  page_cur_t parent_cursor;
+  if (parent == nullptr ||
+      !is_parent(index, parent, left_no, right_no, tuple, &parent_cursor)) {
+    if (parent != nullptr) {
+      mtr_release_block_at_savepoint(mtr, savepoint, parent);
+    }
     btr_blink_stats.sibling_refused.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
   mem_heap_t *sibling_heap = mem_heap_create(1024, UT_LOCATION_HERE);
-  page_cur_t parent_cursor;
   ulint *hk_offsets;
   /* S3: the new boundary is the tuple's node pointer key. */
   const rec_t *hk =
       btr_blink_hk_from_tuple(index, tuple, 0, sibling_heap, &hk_offsets);
   const dtuple_t *node_ptr =
       dict_index_build_node_ptr(index, hk, right_no, sibling_heap, 1);
-  ulint *ptr_offsets = nullptr;
-  bool fits = false;
-  if (is_parent(index, parent, left_no, right_no, tuple, &parent_cursor)) {
-    const page_t *parent_page = buf_block_get_frame(parent);
-    ptr_offsets = rec_get_offsets(page_cur_get_rec(&parent_cursor), index,
-                                  nullptr, ULINT_UNDEFINED, UT_LOCATION_HERE,
-                                  &sibling_heap);
-    /* RS3: the parent takes the new node pointer in place of the old one,
-    keeping F1's room. */
-    fits = btr_blink_max_insert_size(
-               index, parent_page,
-               page_get_max_insert_size_after_reorganize(parent_page, 1) +
-                   rec_offs_size(ptr_offsets)) >=
-           rec_get_converted_size(index, node_ptr);
-  }
-  if (!fits) {
+  const page_t *parent_page = buf_block_get_frame(parent);
+  const ulint *ptr_offsets =
+      rec_get_offsets(page_cur_get_rec(&parent_cursor), index, nullptr,
+                      ULINT_UNDEFINED, UT_LOCATION_HERE, &sibling_heap);
+  /* RS3: the parent takes the new node pointer in place of the old one,
+  keeping F1's room. */
+  if (btr_blink_max_insert_size(
+          index, parent_page,
+          page_get_max_insert_size_after_reorganize(parent_page, 1) +
+              rec_offs_size(ptr_offsets)) <
+      rec_get_converted_size(index, node_ptr)) {
     mtr_release_block_at_savepoint(mtr, savepoint, parent);
     mem_heap_free(sibling_heap);
     btr_blink_stats.sibling_refused.fetch_add(1, std::memory_order_relaxed);
     return nullptr;
   }
+#ifdef UNIV_DEBUG
+  /* RS1: the tuple sorts between the leaf's last record and the sibling's
+  first (HK2, HK3: below the leaf's high key, the sibling's separator). */
+  const rec_t *right_first =
+      page_rec_get_next_const(page_get_infimum_rec(right));
+  ut_ad(cmp_dtuple_rec(tuple, right_first, index,
+                       rec_get_offsets(right_first, index, nullptr,
+                                       ULINT_UNDEFINED, UT_LOCATION_HERE,
+                                       &sibling_heap)) < 0);
+#endif /* UNIV_DEBUG */
 
   /* RS3, in stock's order: the gap locks of the leaf's end go to the
   sibling's first record, then the record goes before it. */
@@ -231,7 +242,7 @@ rec_t *btr_blink_insert_into_right_sibling(btr_cur_t *cursor, ulint **offsets,
   ut_a(btr_blink_page_insert(&parent_cursor, index, node_ptr,
                              &new_ptr_offsets, &sibling_heap, mtr) != nullptr);
 
-  if (!index->is_clustered() && !index->table->is_temporary()) {
+  if (!index->is_clustered()) {
     ibuf_update_free_bits_if_full(right_block, max_size,
                                   rec_offs_size(*offsets) + PAGE_DIR_SLOT_SIZE);
   }

@@ -94,6 +94,11 @@ class Items {
   HkSize m_hk_size;
 };
 
+/** The split point for inserts that are not sequential (choose_split()):
+the middle by count of the page's n_recs records and the tuple, where the
+byte balance puts the split of equal records. */
+constexpr size_t middle_point(size_t n_recs) { return (n_recs + 1) / 2; }
+
 /** Whether a page can hold n records and F1's room, bytes in all: the
 condition the insert path keeps (btr_blink_max_insert_size() of
 page_get_max_insert_size_after_reorganize()), so that a page an insert
