@@ -201,7 +201,11 @@ class Blink_descent {
         m_cursor(cursor),
         m_location(location),
         m_mtr(mtr),
-        m_page_size(dict_table_page_size(index->table)) {}
+        m_page_size(dict_table_page_size(index->table)) {
+    /* As the stock search: no heap unless a record has many fields. */
+    rec_offs_init(m_offsets_buf);
+    m_offsets = m_offsets_buf;
+  }
 
   ~Blink_descent() {
     if (m_heap != nullptr) {
@@ -425,6 +429,7 @@ class Blink_descent {
   ulint m_low_match{0};
 
   mem_heap_t *m_heap{nullptr};
+  ulint m_offsets_buf[REC_OFFS_NORMAL_SIZE];
   ulint *m_offsets{nullptr};
 };
 
@@ -466,9 +471,6 @@ bool Blink_descent::above_high_key(const Latched &l) {
   if (hk == nullptr) {
     return corrupt(l.page_no(), btr_page_get_level(page),
                    "it has a right sibling but no high key (HK1)");
-  }
-  if (m_heap == nullptr) {
-    m_heap = mem_heap_create(256, UT_LOCATION_HERE);
   }
   ulint matched;
   const int cmp =
@@ -582,9 +584,6 @@ bool Blink_descent::descend() {
     first node pointer is the minimum record. */
     if (!page_rec_is_user_rec(node_ptr)) {
       return corrupt(m_cur.page_no(), height, "a non-leaf page has no record");
-    }
-    if (m_heap == nullptr) {
-      m_heap = mem_heap_create(256, UT_LOCATION_HERE);
     }
     m_offsets = rec_get_offsets(node_ptr, m_index, m_offsets, ULINT_UNDEFINED,
                                 UT_LOCATION_HERE, &m_heap);
