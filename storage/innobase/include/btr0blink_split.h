@@ -94,10 +94,18 @@ class Items {
   HkSize m_hk_size;
 };
 
-/** The split point for inserts that are not sequential (choose_split()):
-the middle by count of the page's n_recs records and the tuple, where the
-byte balance puts the split of equal records. */
-constexpr size_t middle_point(size_t n_recs) { return (n_recs + 1) / 2; }
+/** The split point for inserts that are not sequential (choose_split()),
+as the number of items (records and the tuple) that stay left: stock's.
+Its right half starts at page_get_middle_rec(), record m, and the tuple goes
+to the side it sorts on.  Inserts that climb through a page in key order
+then fill the half after the tuple, the smaller one, before it splits
+again; the middle of the records and the tuple would give that half more
+and split it again sooner (benchmarks/doc/blink: split points). */
+constexpr size_t middle_point(size_t n_recs, size_t tuple_pos) {
+  const size_t m = (n_recs + 2) / 2 - 1;
+  const size_t k = tuple_pos <= m ? m + 1 : m;
+  return k > 0 ? k : 1; /* one record: the tuple goes right */
+}
 
 /** Whether a page can hold n records and F1's room, bytes in all: the
 condition the insert path keeps (btr_blink_max_insert_size() of

@@ -317,7 +317,7 @@ bool fits_exactly(const Level &l, const Case &c, size_t k) {
 
 /* The point choose_split() tries for inserts that are not sequential. */
 size_t middle_k(const Case &c) {
-  return blink_split::middle_point(c.recs.size());
+  return blink_split::middle_point(c.recs.size(), c.p);
 }
 
 }  // namespace
@@ -404,6 +404,25 @@ TEST(btr0blink_split, append_point_on_a_page_inserts_filled) {
             << page_size << " " << rec << " " << hk_room;
         ASSERT_TRUE(fits_exactly(l, c, c.recs.size()));
         EXPECT_EQ(append.reads, 0u);
+      }
+    }
+  }
+}
+
+/* The middle point is stock's: page_get_middle_rec() leaves
+(n + PAGE_HEAP_NO_USER_LOW) / 2 records behind, the infimum counted, and
+the tuple goes to the side it sorts on; both halves keep an item. */
+TEST(btr0blink_split, middle_point_is_stock) {
+  constexpr size_t PAGE_HEAP_NO_USER_LOW = 2;  // rem0rec.h
+  for (size_t n = 1; n <= 600; ++n) {
+    const size_t left_behind = (n + PAGE_HEAP_NO_USER_LOW) / 2 - 1;
+    for (size_t p = 0; p <= n; ++p) {
+      const size_t k = blink_split::middle_point(n, p);
+      ASSERT_GE(k, 1u) << n << " " << p;
+      ASSERT_LE(k, n) << n << " " << p;
+      const size_t recs_left = p < k ? k - 1 : k;
+      if (n > 1) {
+        EXPECT_EQ(recs_left, left_behind) << n << " " << p;
       }
     }
   }
