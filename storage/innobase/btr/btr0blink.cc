@@ -161,8 +161,9 @@ Split_choice choose_split(btr_cur_t *cursor, const dtuple_t *tuple,
   };
   auto hk_size = [reserve](size_t, bool) -> size_t { return reserve; };
   const size_t preferred = heuristic_split_point(cursor, tuple_pos);
-  for (const size_t k :
-       {preferred, blink_split::middle_point(page_get_n_recs(page), tuple_pos)}) {
+  const size_t middle =
+      blink_split::middle_point(page_get_n_recs(page), tuple_pos);
+  for (const size_t k : {preferred, middle}) {
     if (const auto plan = blink_split::prove(shape, k, size_of, fit)) {
 #ifdef UNIV_DEBUG
       /* S2: the proof from the page's totals is sound: every record read,
