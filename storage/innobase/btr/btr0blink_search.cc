@@ -41,9 +41,11 @@ index lock", G0 under "Merges and discards", C1..C3 under "Corrupt pages". */
 #include "sync0rw.h"
 #include "ut0rnd.h"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 #include <thread>
+#include <utility>
 
 namespace {
 
@@ -57,19 +59,20 @@ bool goes_right(int cmp, page_cur_mode_t mode) {
   return cmp > 0 || (cmp == 0 && (mode == PAGE_CUR_G || mode == PAGE_CUR_LE));
 }
 
-/** Compare tuple with the high key hk of a page of index.
-@param[in,out] offsets  hk's offsets, reused
+/** Compare tuple with a record of index (a high key, or a record that a
+debug check reads), from the first field.
+@param[in,out] offsets  rec's offsets, reused
 @param[in,out] heap     for offsets, created if needed
-@param[out]    matched  fields of tuple that match hk
+@param[out]    matched  fields of tuple that match rec
 @return as cmp_dtuple_rec_with_match_low() */
-int compare_with_hk(const dict_index_t *index, const rec_t *hk,
-                    const dtuple_t *tuple, ulint **offsets, mem_heap_t **heap,
-                    ulint *matched) {
-  *offsets = rec_get_offsets(hk, index, *offsets, ULINT_UNDEFINED,
+int compare_with_rec(const dict_index_t *index, const rec_t *rec,
+                     const dtuple_t *tuple, ulint **offsets, mem_heap_t **heap,
+                     ulint *matched) {
+  *offsets = rec_get_offsets(rec, index, *offsets, ULINT_UNDEFINED,
                              UT_LOCATION_HERE, heap);
   *matched = 0;
   return cmp_dtuple_rec_with_match_low(
-      tuple, hk, index, *offsets, dtuple_get_n_fields_cmp(tuple), matched);
+      tuple, rec, index, *offsets, dtuple_get_n_fields_cmp(tuple), matched);
 }
 
 /** C3: the index that a search inside a Blink_corruption_scope of this
@@ -386,6 +389,14 @@ class Blink_descent {
   as the stock search does at the leaf level. */
   void search_leaf();
 
+#ifdef UNIV_DEBUG
+  /** D9: whether the leaf search left the cursor between the records
+  that bound the tuple on its page, as the mode asks (L and LE on the
+  last record of the low side, G and GE on the first of the high side;
+  equal keys on the high side in L and GE, the low side in LE and G). */
+  bool brackets(const page_cur_t *page_cursor);
+#endif /* UNIV_DEBUG */
+
   const Blink_target m_target;
   const bool m_estimate;
   /** The level the descent stops at. */
@@ -424,9 +435,13 @@ class Blink_descent {
   /** Fields of the tuple that match the lower and upper bounds of the
   current page's keys: carried from level to level as the stock search
   does, replaced by the match with the high key when the page has one
-  (above_high_key()). */
+  (above_high_key()).  The lower one is set aside while the child is
+  searched (D9). */
   ulint m_up_match{0};
   ulint m_low_match{0};
+  /** D9: the parent's lower bound, for a leaf search that finds no record
+  of the leaf at or below the tuple. */
+  ulint m_parent_low_match{0};
 
   mem_heap_t *m_heap{nullptr};
   ulint m_offsets_buf[REC_OFFS_NORMAL_SIZE];
@@ -474,7 +489,7 @@ bool Blink_descent::above_high_key(const Latched &l) {
   }
   ulint matched;
   const int cmp =
-      compare_with_hk(m_index, hk, m_tuple, &m_offsets, &m_heap, &matched);
+      compare_with_rec(m_index, hk, m_tuple, &m_offsets, &m_heap, &matched);
   const bool right = goes_right(cmp, m_mode);
   /* The high key bounds the page's keys from above and the right
   sibling's from below (HK2, HK3): it replaces the bound the parent gave.
@@ -531,6 +546,7 @@ bool Blink_descent::move_right(ulint rw_latch, ulint level, bool keep_left) {
 bool Blink_descent::descend() {
   m_up_match = 0;
   m_low_match = 0;
+  m_parent_low_match = 0;
   m_flagged_passed = FIL_NULL;
 
   /* Non-leaf levels are searched with L for GE and LE for G, as in
@@ -606,6 +622,8 @@ bool Blink_descent::descend() {
     }
     /* D2: the parent is released before the child is latched. */
     release(m_cur);
+    /* D9: meanwhile the child may take records from the left. */
+    m_parent_low_match = std::exchange(m_low_match, 0);
     --height;
     /* blink_stress widens the window in which the child may split. */
     DBUG_EXECUTE_IF("blink_descent_yield", std::this_thread::yield(););
@@ -738,6 +756,12 @@ void Blink_descent::search_leaf() {
                                &m_up_match, &m_low_match, page_cursor,
                                nullptr);
   }
+  if (page_rec_is_infimum(page_cur_get_rec(page_cursor))) {
+    /* D9: the record before the cursor is on a page to the left, below
+    the parent's lower bound: it matches no more fields than that. */
+    m_low_match = std::max(m_low_match, m_parent_low_match);
+  }
+  ut_ad(brackets(page_cursor));
   cursor->low_match = m_low_match;
   cursor->low_bytes = low_bytes;
   cursor->up_match = m_up_match;
@@ -752,6 +776,35 @@ void Blink_descent::search_leaf() {
   ut_ad(cursor->up_match != ULINT_UNDEFINED || m_mode != PAGE_CUR_LE);
   ut_ad(cursor->low_match != ULINT_UNDEFINED || m_mode != PAGE_CUR_LE);
 }
+
+#ifdef UNIV_DEBUG
+bool Blink_descent::brackets(const page_cur_t *page_cursor) {
+  const rec_t *rec = page_cursor->rec;
+  const bool on_low_side = m_mode == PAGE_CUR_L || m_mode == PAGE_CUR_LE;
+  const bool equal_high = m_mode == PAGE_CUR_L || m_mode == PAGE_CUR_GE;
+  if (!on_low_side && m_mode != PAGE_CUR_G && m_mode != PAGE_CUR_GE) {
+    return true;
+  }
+  const rec_t *low = on_low_side ? rec : page_rec_get_prev_const(rec);
+  const rec_t *high = on_low_side ? page_rec_get_next_const(rec) : rec;
+  ulint matched;
+  if (page_rec_is_user_rec(low)) {
+    const int cmp = compare_with_rec(m_index, low, m_tuple, &m_offsets,
+                                     &m_heap, &matched);
+    if (equal_high ? cmp <= 0 : cmp < 0) {
+      return false;
+    }
+  }
+  if (page_rec_is_user_rec(high)) {
+    const int cmp = compare_with_rec(m_index, high, m_tuple, &m_offsets,
+                                     &m_heap, &matched);
+    if (equal_high ? cmp > 0 : cmp >= 0) {
+      return false;
+    }
+  }
+  return true;
+}
+#endif /* UNIV_DEBUG */
 
 void Blink_descent::report_corrupt(bool may_return) {
   ut_ad(m_n_latched == 0);
@@ -959,7 +1012,7 @@ bool btr_blink_right_of_high_key(const dict_index_t *index, const page_t *page,
   ulint *offsets = offsets_;
   ulint matched;
   const int cmp =
-      compare_with_hk(index, hk, tuple, &offsets, &heap, &matched);
+      compare_with_rec(index, hk, tuple, &offsets, &heap, &matched);
   if (heap != nullptr) {
     mem_heap_free(heap);
   }
