@@ -198,11 +198,11 @@ class Sysbench(Workload):
         prepares equal, so the first server's rows are exported and every
         server, the first included, loads them into the tables its own
         prepare created (issue 14)."""
-        p = ctx.p
+        p = self.params(ctx.p)
         server.sql("CREATE DATABASE IF NOT EXISTS sbtest")
         ctx.run(server, sysbench_argv(server, "oltp_read_write", p, min(p["tables"], 4), 0,
                                       command="prepare"), "prepare-sysbench.log")
-        files = {n: os.path.join(ctx.file_dir, "sysbench-sbtest%d.tsv" % n)
+        files = {n: os.path.join(ctx.file_dir, "%s-sbtest%d.tsv" % (self.dataset, n))
                  for n in range(1, p["tables"] + 1)}
         if self.dataset not in ctx.exported:
             for n, path in files.items():
@@ -404,6 +404,7 @@ class LongReport(Workload):
     name = "long-report"
     dataset = "sysbench"
     load = Sysbench.load
+    params = Sysbench.params
 
     def groups(self, p):
         return [{"isolation": "RR"}]
@@ -671,6 +672,19 @@ class PurgeHeavyIO(SysbenchIO):
         return self.extra + ["--delete_rows=%d" % p["io_delete_rows"]]
 
 
+class OltpWriteOnlyIO(SysbenchIO):
+    """sysbench's oltp_write_only on tables of the io data set's sizes, but
+    sysbench's own (ids 1..io_table_size, loaded as the sysbench workloads
+    load theirs): its updates and deletes look for those ids, which the io
+    data set spreads over the INTEGER range."""
+    name = "oltp_write_only-io"
+    dataset = "sysbench-io-own"
+    load = Sysbench.load
+
+    def __init__(self):
+        super().__init__("oltp_write_only", self.name)
+
+
 SYSBENCH_SCRIPTS = ("oltp_read_write", "oltp_read_only", "oltp_point_select", "oltp_update_index")
 # Run only when named: inserts at the end of the primary key and into the
 # secondary index; the same with random primary keys (sysbench's unique
@@ -683,7 +697,7 @@ SYSBENCH_NAMED_ONLY = ("oltp_insert", "oltp_insert-random", "oltp_write_only")
 # On the io data sets (the io profile; benchmarks/doc/blink/README.md,
 # "Tables larger than the buffer pool").
 IO_WORKLOADS = ("split-insert-io", "split-insert-io-read", "oltp_insert-random-io",
-                "purge-heavy-io")
+                "purge-heavy-io", "oltp_write_only-io")
 # Writes of values stored off the page beside readers (named only; in the
 # smoke profile).
 LOB_WORKLOADS = ("lob-write",)
@@ -716,6 +730,8 @@ def make(names):
             out.append(SysbenchIO("oltp_insert", n, SYSBENCH_VARIANTS["oltp_insert-random"][1]))
         elif n == "purge-heavy-io":
             out.append(PurgeHeavyIO())
+        elif n == "oltp_write_only-io":
+            out.append(OltpWriteOnlyIO())
         elif n == "lob-write":
             out.append(LobWrite())
         else:

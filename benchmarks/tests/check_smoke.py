@@ -55,7 +55,7 @@ def check(outdir):
     want |= {("split-insert-io", "RR", t) for t in p["io_split_threads"]}
     want |= {("split-insert-io-read", "RR", 2 * p["io_split_threads"][0])}
     want |= {("lob-write", "RR", 2 * p["split_threads"])}
-    want |= {(w, iso, t) for w in ("oltp_insert-random-io", "purge-heavy-io")
+    want |= {(w, iso, t) for w in ("oltp_insert-random-io", "purge-heavy-io", "oltp_write_only-io")
              for iso in p["isolation"] for t in p["threads"]}
     got = {(r["workload"], r["isolation"], int(r["threads"])) for r in rows}
     if got != want:

@@ -60,7 +60,7 @@ class WorkloadsTest(unittest.TestCase):
         p = main.PROFILES["io"]
         ws = workloads.make(list(workloads.IO_WORKLOADS))
         self.assertEqual([w.dataset for w in ws], ["split-io", "split-io", "sysbench-io",
-                                                   "sysbench-io"])
+                                                   "sysbench-io", "sysbench-io-own"])
         self.assertTrue(all(w.cold for w in ws))
         self.assertFalse(any(w.cold for w in workloads.make(["split-insert", "oltp_insert"])))
         self.assertEqual(ws[0].groups(p), [{"isolation": "RR", "threads": 32},
@@ -72,6 +72,11 @@ class WorkloadsTest(unittest.TestCase):
         self.assertIn("--auto_inc=off", ws[2].extra_args(p))
         self.assertEqual(ws[3].extra_args(p), ["--mysql-ignore-errors=1062",
                                                "--delete_rows=%d" % p["io_delete_rows"]])
+        # oltp_write_only-io: sysbench's own ids, at the io data set's sizes
+        ow = ws[4].params(p)
+        self.assertEqual((ws[4].script, ow["tables"], ow["table_size"], ow["warmup"]),
+                         ("oltp_write_only", p["io_tables"], p["io_table_size"], 0))
+        self.assertIs(type(ws[4]).load, workloads.Sysbench.load)
 
     def test_every_profile_has_the_io_parameters(self):
         for name, p in main.PROFILES.items():
