@@ -235,10 +235,8 @@ class Blink_descent {
       btr_blink_stats.descent_restarts.fetch_add(1, std::memory_order_relaxed);
       ++m_restarts;
     }
-    if (m_level > 0) {
-      search_node_ptr(PAGE_CUR_LE);
-    } else {
-      search_leaf();
+    if (m_level == 0) {
+      fill_leaf_cursor();
       if (m_writer) {
         btr_blink_writer_descended(m_index, m_flagged_passed);
       }
@@ -365,9 +363,23 @@ class Blink_descent {
                : btr_page_get_next(m_cur.page(), m_mtr) == FIL_NULL;
   }
 
+  /** Non-leaf levels are searched with L for GE and LE for G, as in
+  btr_cur_search_to_nth_level(). */
+  page_cur_mode_t non_leaf_mode() const {
+    return m_mode == PAGE_CUR_GE  ? PAGE_CUR_L
+           : m_mode == PAGE_CUR_G ? PAGE_CUR_LE
+                                  : m_mode;
+  }
+
   /** Position the page cursor on the latched non-leaf page m_cur: on the
   node pointer to follow. */
   void search_node_ptr(page_cur_mode_t page_mode);
+
+  /** Position the page cursor on m_cur, at level.
+  @return whether a record of the page lies on the tuple's high side (the
+  record after the cursor in L and LE, the cursor's in G and GE): then the
+  tuple is below the page's high key (HK2), with no need to compare them */
+  bool search_page(ulint level);
 
   /** Record the page cursor's position for a range estimate (D8). */
   void add_path_info(ulint height) {
@@ -376,18 +388,38 @@ class Blink_descent {
     }
   }
 
+  /** D3: latch m_cur's right sibling, then release m_cur (or keep it as
+  m_left, the PREV modes, releasing the previous m_left).
+  @param[in]     rw_latch   latch for the right page
+  @param[in]     level      its level
+  @param[in,out] cycle      the right links followed so far (C2)
+  @return false if the descent must restart (D4, D8) or the index is
+  corrupt (C2) */
+  bool step_right(ulint rw_latch, ulint level, bool keep_left,
+                  blink_chain::Cycle_check &cycle);
+
   /** D3: move right from m_cur while the tuple is above its high key,
   latching each right page before releasing the one left of it.
   @param[in] rw_latch   latch for the right pages
   @param[in] level      their level
-  @param[in] keep_left  keep the page moved from latched as m_left (the
-                        PREV modes), releasing the previous m_left
+  @param[in] keep_left  as step_right()
   @return false if a right page is not as expected (D4) */
   bool move_right(ulint rw_latch, ulint level, bool keep_left = false);
 
-  /** Search the latched leaf with the caller's mode and fill the cursor,
-  as the stock search does at the leaf level. */
-  void search_leaf();
+  /** Position the page cursor on the page of level that the descent has
+  reached, moving right first where the tuple lies beyond a high key (D3).
+  A key search searches the page first and compares the tuple with the
+  high key only when no record of the page lies on its high side.
+  @return as move_right() */
+  bool settle(ulint rw_latch, ulint level, bool keep_left = false);
+
+  /** Search the latched leaf with the caller's mode (or put the cursor at
+  an end of it, D6). */
+  void search_leaf_page();
+
+  /** Fill the cursor's matched fields as the stock search does at the leaf
+  level, once the leaf is settled. */
+  void fill_leaf_cursor();
 
 #ifdef UNIV_DEBUG
   /** D9: whether the leaf search left the cursor between the records
@@ -439,6 +471,9 @@ class Blink_descent {
   searched (D9). */
   ulint m_up_match{0};
   ulint m_low_match{0};
+  /** The leaf search's byte prefixes, for the adaptive hash index. */
+  ulint m_up_bytes{0};
+  ulint m_low_bytes{0};
   /** D9: the parent's lower bound, for a leaf search that finds no record
   of the leaf at or below the tuple. */
   ulint m_parent_low_match{0};
@@ -507,40 +542,75 @@ bool Blink_descent::above_high_key(const Latched &l) {
   return right;
 }
 
+bool Blink_descent::step_right(ulint rw_latch, ulint level, bool keep_left,
+                               blink_chain::Cycle_check &cycle) {
+  if (m_estimate && m_restarts < ESTIMATE_RESTARTS) {
+    /* D8: a path that moved right disagrees with its parent's position,
+    which the estimate would read as adjacent pages; a new descent reads
+    the parents as the split left them. */
+    return false;
+  }
+  /* FS1: a flagged page left for its right half, which lacks its node
+  pointer (or has it, and the flag is about to be cleared). */
+  note_flagged(m_cur);
+  page_no_t right_no = btr_page_get_next(m_cur.page(), m_mtr);
+  DBUG_EXECUTE_IF("blink_right_link_cycle", right_no = m_cur.page_no(););
+  if (cycle.step(right_no)) {
+    return corrupt(m_cur.page_no(), level, "its right links form a cycle");
+  }
+  Latched right = latch(right_no, rw_latch, &m_cur);
+  if (!check(right, level)) {
+    release(right);
+    return false;
+  }
+  if (!keep_left) {
+    release(m_cur);
+  } else {
+    if (m_left.block != nullptr) {
+      release(m_left);
+    }
+    m_left = m_cur;
+  }
+  m_cur = right;
+  btr_blink_stats.move_rights.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
 bool Blink_descent::move_right(ulint rw_latch, ulint level, bool keep_left) {
   blink_chain::Cycle_check cycle(m_cur.page_no());
   while (above_high_key(m_cur)) {
-    if (m_estimate && m_restarts < ESTIMATE_RESTARTS) {
-      /* D8: a path that moved right disagrees with its parent's position,
-      which the estimate would read as adjacent pages; a new descent reads
-      the parents as the split left them. */
+    if (!step_right(rw_latch, level, keep_left, cycle)) {
       return false;
     }
-    /* FS1: a flagged page left for its right half, which lacks its node
-    pointer (or has it, and the flag is about to be cleared). */
-    note_flagged(m_cur);
-    page_no_t right_no = btr_page_get_next(m_cur.page(), m_mtr);
-    DBUG_EXECUTE_IF("blink_right_link_cycle", right_no = m_cur.page_no(););
-    if (cycle.step(right_no)) {
-      return corrupt(m_cur.page_no(), level, "its right links form a cycle");
-    }
-    Latched right = latch(right_no, rw_latch, &m_cur);
-    if (!check(right, level)) {
-      release(right);
-      return false;
-    }
-    if (!keep_left) {
-      release(m_cur);
-    } else {
-      if (m_left.block != nullptr) {
-        release(m_left);
-      }
-      m_left = m_cur;
-    }
-    m_cur = right;
-    btr_blink_stats.move_rights.fetch_add(1, std::memory_order_relaxed);
   }
   return !m_corrupt;
+}
+
+bool Blink_descent::settle(ulint rw_latch, ulint level, bool keep_left) {
+  if (m_target != Blink_target::KEY || keep_left) {
+    /* The ends of a level (D6) and the PREV modes' leaf (D5). */
+    if (!move_right(rw_latch, level, keep_left)) {
+      return false;
+    }
+    search_page(level);
+    return true;
+  }
+  blink_chain::Cycle_check cycle(m_cur.page_no());
+  for (;;) {
+    /* A deleted page has no records and its range is its right
+    sibling's (PD3): above_high_key() moves on from it. */
+    if (!btr_blink_page_deleted(m_cur.page(), m_index) && search_page(level)) {
+      return true;
+    }
+    /* The tuple is above every record of the page: above the high key
+    too, or it stays, its upper match now the high key's. */
+    if (!above_high_key(m_cur)) {
+      return !m_corrupt;
+    }
+    if (!step_right(rw_latch, level, false, cycle)) {
+      return false;
+    }
+  }
 }
 
 bool Blink_descent::descend() {
@@ -549,11 +619,6 @@ bool Blink_descent::descend() {
   m_parent_low_match = 0;
   m_flagged_passed = FIL_NULL;
 
-  /* Non-leaf levels are searched with L for GE and LE for G, as in
-  btr_cur_search_to_nth_level(). */
-  const page_cur_mode_t page_mode = m_mode == PAGE_CUR_GE  ? PAGE_CUR_L
-                                    : m_mode == PAGE_CUR_G ? PAGE_CUR_LE
-                                                           : m_mode;
   const page_no_t root_no = dict_index_get_page(m_index);
 
   m_cur = latch(root_no, RW_S_LATCH, nullptr);
@@ -575,24 +640,25 @@ bool Blink_descent::descend() {
   ut_ad(height >= m_level);
   if (height == m_level) {
     /* The root is the page looked for. */
-    if (m_leaf_latch == RW_S_LATCH) {
-      return true;
+    if (m_leaf_latch != RW_S_LATCH) {
+      release(m_cur);
+      m_cur = latch(root_no, m_leaf_latch, nullptr);
+      /* D4: a root raise between the two latches. */
+      if (btr_page_get_level(m_cur.page()) != m_level) {
+        return false;
+      }
     }
-    release(m_cur);
-    m_cur = latch(root_no, m_leaf_latch, nullptr);
-    /* D4: a root raise between the two latches. */
-    return btr_page_get_level(m_cur.page()) == m_level;
+    return settle(m_leaf_latch, m_level);
   }
 
   for (;;) {
     ut_ad(is_expected(m_cur, height));
-    if (!move_right(RW_S_LATCH, height)) {
+    if (!settle(RW_S_LATCH, height)) {
       return false;
     }
-    /* FS1: the page descended through (move_right() notes the ones it
+    /* FS1: the page descended through (step_right() notes the ones it
     leaves). */
     note_flagged(m_cur);
-    search_node_ptr(page_mode);
     add_path_info(height);
     const rec_t *node_ptr = btr_cur_get_rec(m_cursor);
     /* The page's key range starts at its first node pointer's key (the
@@ -638,7 +704,7 @@ bool Blink_descent::descend() {
         return latch_leaf_with_left(child_no);
       }
       m_cur = latch(child_no, m_leaf_latch, nullptr);
-      return check(m_cur, m_level) && move_right(m_leaf_latch, m_level);
+      return check(m_cur, m_level) && settle(m_leaf_latch, m_level);
     }
 
     m_cur = latch(child_no, RW_S_LATCH, nullptr);
@@ -724,38 +790,59 @@ bool Blink_descent::latch_leaf_with_left(page_no_t leaf_no) {
 
   /* The leaf may have split while nothing was latched: move right, the
   leaf becoming the left neighbour. */
-  return move_right(m_leaf_latch, 0, true);
+  return settle(m_leaf_latch, 0, true);
 }
 
-void Blink_descent::search_leaf() {
-  btr_cur_t *cursor = m_cursor;
-  page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
+bool Blink_descent::search_page(ulint level) {
+  const page_cur_mode_t mode = level > 0 ? non_leaf_mode() : m_mode;
+  if (level > 0) {
+    search_node_ptr(mode);
+  } else {
+    search_leaf_page();
+  }
+  const rec_t *rec = btr_cur_get_page_cur(m_cursor)->rec;
+  return page_rec_is_user_rec(mode == PAGE_CUR_L || mode == PAGE_CUR_LE
+                                  ? page_rec_get_next_const(rec)
+                                  : rec);
+}
+
+void Blink_descent::search_leaf_page() {
+  page_cur_t *page_cursor = btr_cur_get_page_cur(m_cursor);
 
   if (m_target != Blink_target::KEY) {
     ut_ad(at_end_of_level());
-    /* As btr_cur_open_at_index_side(): no matched fields, no AHI. */
     if (m_target == Blink_target::FIRST) {
       page_cur_set_before_first(m_cur.block, page_cursor);
     } else {
       page_cur_set_after_last(m_cur.block, page_cursor);
     }
-    add_path_info(0);
     return;
   }
 
-  ulint up_bytes = 0;
-  ulint low_bytes = 0;
-
+  m_up_bytes = 0;
+  m_low_bytes = 0;
   if (btr_search_enabled) {
     /* The byte prefixes serve the adaptive hash index only. */
     page_cur_search_with_match_bytes(m_cur.block, m_index, m_tuple, m_mode,
-                                     &m_up_match, &up_bytes, &m_low_match,
-                                     &low_bytes, page_cursor);
+                                     &m_up_match, &m_up_bytes, &m_low_match,
+                                     &m_low_bytes, page_cursor);
   } else {
     page_cur_search_with_match(m_cur.block, m_index, m_tuple, m_mode,
                                &m_up_match, &m_low_match, page_cursor,
                                nullptr);
   }
+}
+
+void Blink_descent::fill_leaf_cursor() {
+  btr_cur_t *cursor = m_cursor;
+  page_cur_t *page_cursor = btr_cur_get_page_cur(cursor);
+
+  if (m_target != Blink_target::KEY) {
+    /* As btr_cur_open_at_index_side(): no matched fields, no AHI. */
+    add_path_info(0);
+    return;
+  }
+
   if (page_rec_is_infimum(page_cur_get_rec(page_cursor))) {
     /* D9: the record before the cursor is on a page to the left, below
     the parent's lower bound: it matches no more fields than that. */
@@ -763,9 +850,9 @@ void Blink_descent::search_leaf() {
   }
   ut_ad(brackets(page_cursor));
   cursor->low_match = m_low_match;
-  cursor->low_bytes = low_bytes;
+  cursor->low_bytes = m_low_bytes;
   cursor->up_match = m_up_match;
-  cursor->up_bytes = up_bytes;
+  cursor->up_bytes = m_up_bytes;
   cursor->left_block = m_left.block;
   add_path_info(0);
 
