@@ -128,15 +128,16 @@ wait $vg || true
 # grows once every so many pages, and whether that falls inside a phase of
 # a few thousand statements depends on where the phase begins.
 printf '%-12s %14s %30s %30s\n' table "Ir/$kind" "$fn Ir/$kind" "without fsp_try_extend_data_file"
-inclusive() {  # inclusive Ir of function $2 in callgrind output $1
-  callgrind_annotate --inclusive=yes "$1" 2>/dev/null |
-    awk -v fn="$2(" 'index($0, fn) && !n++ { gsub(",", "", $1); print $1 }'
+inclusive() {  # inclusive Ir of function $2 in callgrind output $1, or 0
+  callgrind_annotate --inclusive=yes --threshold=100 "$1" 2>/dev/null |
+    awk -v fn=":$2(" 'index($0, fn) && $1 ~ /^[0-9,]+$/ && !n++ { gsub(",", "", $1); print $1 }
+                      END { if (!n) print 0 }'
 }
 for t in $phases; do
   f=$(grep -l "^desc: Trigger: dump $t\$" "$VARDIR"/cg.out.*)
   total=$(awk '/^totals:/ { print $2 }' "$f")
   inner=$(inclusive "$f" "$fn")
   extend=$(inclusive "$f" fsp_try_extend_data_file)
-  printf '%-12s %14d %30d %30d\n' $t $((total / selects)) $((${inner:-0} / selects)) \
-    $(((${inner:-0} - ${extend:-0}) / selects))
+  printf '%-12s %14d %30d %30d\n' $t $((total / selects)) $((inner / selects)) \
+    $(((inner - extend) / selects))
 done
