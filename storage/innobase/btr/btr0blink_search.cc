@@ -378,7 +378,8 @@ class Blink_descent {
   /** Position the page cursor on m_cur, at level.
   @return whether a record of the page lies on the tuple's high side (the
   record after the cursor in L and LE, the cursor's in G and GE): then the
-  tuple is below the page's high key (HK2), with no need to compare them */
+  tuple is not past the page's high key (HK2), with no need to compare
+  them */
   bool search_page(ulint level);
 
   /** Record the page cursor's position for a range estimate (D8). */
