@@ -505,10 +505,21 @@ ulint btr_blink_node_ptr_max_size(const dict_index_t *index) {
 }
 
 ulint btr_blink_hk_reserve(const dict_index_t *index) {
-  return index->blink ? blink_split::hk_reserve(
-                            btr_blink_node_ptr_max_size(index),
-                            PAGE_DIR_SLOT_SIZE)
-                      : 0;
+  if (!index->blink) {
+    return 0;
+  }
+  /* The node pointer's fields do not change while the index object lives:
+  an ALTER that would lengthen them rebuilds a B-link table (F1), and
+  INSTANT ADD COLUMN leaves their null bitmap as it was. */
+  ulint reserve = index->blink_hk_reserve.load(std::memory_order_relaxed);
+  if (reserve == 0) {
+    reserve = blink_split::hk_reserve(btr_blink_node_ptr_max_size(index),
+                                      PAGE_DIR_SLOT_SIZE);
+    index->blink_hk_reserve.store(reserve, std::memory_order_relaxed);
+  }
+  ut_ad(reserve == blink_split::hk_reserve(btr_blink_node_ptr_max_size(index),
+                                           PAGE_DIR_SLOT_SIZE));
+  return reserve;
 }
 
 bool btr_blink_page_room_ok(const dict_index_t *index, const page_t *page) {

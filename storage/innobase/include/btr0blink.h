@@ -526,7 +526,8 @@ void btr_node_ptr_set_child_page_no(rec_t *rec, page_zip_des_t *page_zip,
 /** F1: the room every page of a B-link index keeps for its high key: the
 largest node pointer of the index plus a directory slot (0 for other
 indexes).  A merge or a separator change may give a page any high key of
-its index; with this room it always fits.
+its index; with this room it always fits.  Kept in the index object
+(dict_index_t::blink_hk_reserve) once computed: the inserts ask for it.
 @param[in] index  index */
 ulint btr_blink_hk_reserve(const dict_index_t *index);
 
