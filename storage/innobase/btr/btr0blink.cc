@@ -511,14 +511,16 @@ ulint btr_blink_hk_reserve(const dict_index_t *index) {
   /* The node pointer's fields do not change while the index object lives:
   an ALTER that would lengthen them rebuilds a B-link table (F1), and
   INSTANT ADD COLUMN leaves their null bitmap as it was. */
+  const auto computed = [index] {
+    return blink_split::hk_reserve(btr_blink_node_ptr_max_size(index),
+                                   PAGE_DIR_SLOT_SIZE);
+  };
   ulint reserve = index->blink_hk_reserve.load(std::memory_order_relaxed);
   if (reserve == 0) {
-    reserve = blink_split::hk_reserve(btr_blink_node_ptr_max_size(index),
-                                      PAGE_DIR_SLOT_SIZE);
+    reserve = computed();
     index->blink_hk_reserve.store(reserve, std::memory_order_relaxed);
   }
-  ut_ad(reserve == blink_split::hk_reserve(btr_blink_node_ptr_max_size(index),
-                                           PAGE_DIR_SLOT_SIZE));
+  ut_ad(reserve == computed());
   return reserve;
 }
 
