@@ -555,6 +555,9 @@ void move_right_and_unlink(const Prepared &prepared, dict_index_t *index,
   page_delete_rec_list_end(page_rec_get_next(page_get_infimum_rec(page)),
                            block, index, ULINT_UNDEFINED, ULINT_UNDEFINED, mtr);
   DBUG_EXECUTE_IF("blink_crash_in_merge", blink_finish::crash_now(););
+  if (prepared.merge_left) {
+    DBUG_EXECUTE_IF("blink_crash_in_left_merge", blink_finish::crash_now(););
+  }
   unlink_leaf(prepared, index, mtr);
   btr_blink_stats.pages_merged.fetch_add(1, std::memory_order_relaxed);
 }

@@ -1143,6 +1143,8 @@ ulint trim_batch(const dict_index_t *index, fseg_header_t *leaf_seg,
     return 0;
   }
   for (const page_no_t page_no : freed) {
+    /* RV10: a pool holds only unused pages (marked, or deleted leaves). */
+    ut_ad(still_reserved(space, page_no, page_size, index->id));
     /* No adaptive hash index entry: a marked page never had records, and a
     deleted leaf's entries went with its deletion (PD2). */
     fseg_free_page(leaf_seg, space, page_no, false, &mtr);
