@@ -31,8 +31,10 @@ for more details.
 #include <memory>
 #include <vector>
 
+#include "dict0dict.h"
 #include "mtr0types.h"
 #include "page0blink_format.h"
+#include "page0page.h"
 #include "page0types.h"
 #include "rem0types.h"
 
@@ -93,7 +95,10 @@ readers below answer from the header only then; the magic alone is never
 trusted, since a root's leaf segment header may spell it.
 @param[in] page   index page
 @param[in] index  its index (during recovery a dummy, never B-link) */
-bool page_blink_in_use(const page_t *page, const dict_index_t *index);
+inline bool page_blink_in_use(const page_t *page, const dict_index_t *index) {
+  return blink_format::in_use(index->blink, page_get_page_no(page),
+                              dict_index_get_page(index));
+}
 
 /** Read the B-link header of a page.
 @param[in] page   index page
@@ -113,8 +118,11 @@ const rec_t *page_blink_get_hk_rec(const page_t *page,
                                    const dict_index_t *index);
 
 /** @return the PAGE_BLINK_* flags of a page; 0 if its header is not in use
-(page_blink_in_use()) */
-uint16_t page_blink_get_flags(const page_t *page, const dict_index_t *index);
+(page_blink_in_use()).  Inline: a descent reads them on every page. */
+inline uint16_t page_blink_get_flags(const page_t *page,
+                                     const dict_index_t *index) {
+  return blink_format::read_flags(page, page_blink_in_use(page, index));
+}
 
 /** Whether a page of a stock index carries B-link header bytes: the magic
 at the header's place.  The one reader that looks at the bytes whatever the

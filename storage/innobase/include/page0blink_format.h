@@ -130,6 +130,12 @@ inline Header read(const unsigned char *page, bool in_use) {
   return h;
 }
 
+/** @return the header's flags alone, as read() gives them: 0 unless in_use
+and the magic is set.  The descent's test of a page, kept to two loads. */
+inline uint16_t read_flags(const unsigned char *page, bool in_use) {
+  return in_use && magic_set(page) ? read_2(page + HEADER + FLAGS) : 0;
+}
+
 /** Write a whole B-link header, magic included, on a page whose header is
 in use.  Unlogged: the caller logs the SIZE bytes at page + HEADER. */
 inline void write(unsigned char *page, const Header &h) {

@@ -119,11 +119,6 @@ page_blink_hk_t place_at_heap_top(page_t *page, const byte *src,
 
 }  // namespace
 
-bool page_blink_in_use(const page_t *page, const dict_index_t *index) {
-  return blink_format::in_use(index->blink, page_get_page_no(page),
-                              dict_index_get_page(index));
-}
-
 bool page_blink_stock_page_has_magic(const page_t *page) {
   return blink_format::magic_set(page);
 }
@@ -137,10 +132,6 @@ const rec_t *page_blink_get_hk_rec(const page_t *page,
                                    const dict_index_t *index) {
   const page_blink_hk_t hk = page_blink_get_hk(page, index);
   return hk.exists() ? page + hk.origin : nullptr;
-}
-
-uint16_t page_blink_get_flags(const page_t *page, const dict_index_t *index) {
-  return blink_format::read(page, page_blink_in_use(page, index)).flags;
 }
 
 bool page_blink_set_hk(buf_block_t *block, dict_index_t *index,

@@ -87,6 +87,9 @@ void expect_nothing_on_root(const Page &page) {
     const blink_format::Header h = blink_format::read(
         page.data(), blink_format::in_use(blink, ROOT_NO, ROOT_NO));
     EXPECT_EQ(h.flags, 0);
+    EXPECT_EQ(blink_format::read_flags(
+                  page.data(), blink_format::in_use(blink, ROOT_NO, ROOT_NO)),
+              0);
     EXPECT_FALSE(h.has_hk());
     EXPECT_EQ(h.origin, 0);
     EXPECT_EQ(h.extra, 0);
@@ -174,6 +177,7 @@ TEST(page0blink_format, writer_round_trips_on_a_non_root_page) {
   const blink_format::Header r =
       blink_format::read(page.data(), blink_format::in_use(true, 7, ROOT_NO));
   EXPECT_EQ(r.flags, w.flags);
+  EXPECT_EQ(blink_format::read_flags(page.data(), true), w.flags);
   EXPECT_EQ(r.origin, w.origin);
   EXPECT_EQ(r.extra, w.extra);
   EXPECT_EQ(r.data, w.data);
@@ -198,6 +202,9 @@ TEST(page0blink_format, writer_round_trips_on_a_non_root_page) {
   const blink_format::Header s =
       blink_format::read(page.data(), blink_format::in_use(false, 7, ROOT_NO));
   EXPECT_EQ(s.flags, 0);
+  EXPECT_EQ(blink_format::read_flags(page.data(),
+                                     blink_format::in_use(false, 7, ROOT_NO)),
+            0);
   EXPECT_EQ(s.hk_size(), 0u);
 }
 
