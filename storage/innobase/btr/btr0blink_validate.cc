@@ -1032,25 +1032,25 @@ void Validator::check_modify_clock(const buf_block_t *block) const {
 bt_index_check.  Splits, deletions and merges to the right run while it
 walks: the index lock in S lets them and keeps the exclusive paths out (G0),
 and it latches every page while it holds the page that named it, which a
-deletion would latch in X (PD2), so no page it reaches is deleted; but
-levels change to the right and high keys and links change as it goes.  It checks only
-what a page proves alone (check_page_alone(): HK1, HK2, F1, its header,
-its level and its records' order; and stock's page_validate()) and what a
-page and its right sibling prove when both are latched, the page first
-(LO2): the sibling's left link
-(L1), the page's last record below the sibling's first (HK4), and the
-page's high key not above the sibling's first record (HK3 without the
-parent).  Each level is reached from the root by first node pointers,
-latch-coupled top-down, and walked along its right links, latch-coupled
-left to right; a root raise meanwhile only adds a level above the ones
-walked.  On the leaf level the walk gives way every YIELD_PAGES pages: it
-releases its latches and the index lock, so that an exclusive path waiting
-for X, and the searches queued behind that request, need not wait for the
-whole walk; then it takes S again and resumes on the leaf that holds the
-high key of the last page it checked (a descent, D3).  Merges and
-deletions meanwhile may move that key's range onto a page already checked
-or onto the right sibling, never past a page still to check.  The pair across a pause is not
-compared. */
+deletion would latch in X (PD2), so no page it walks to is deleted (the
+descent that resumes it after a pause moves right from one, PD3); but
+levels change to the right and high keys and links change as it goes.  It
+checks only what a page proves alone (check_page_alone(): HK1, HK2, F1, its
+header, its level and its records' order; and stock's page_validate()) and
+what a page and its right sibling prove when both are latched, the page
+first (LO2): the sibling's left link (L1), the page's last record below the
+sibling's first (HK4), and the page's high key not above the sibling's first
+record (HK3 without the parent).  Each level is reached from the root by
+first node pointers, latch-coupled top-down, and walked along its right
+links, latch-coupled left to right; a root raise meanwhile only adds a level
+above the ones walked.  On the leaf level the walk gives way every
+YIELD_PAGES pages: it releases its latches and the index lock, so that an
+exclusive path waiting for X, and the searches queued behind that request,
+need not wait for the whole walk; then it takes S again and resumes on the
+leaf that holds the high key of the last page it checked (a descent, D3).
+Merges and deletions meanwhile may move that key's range onto a page already
+checked or onto the right sibling, never past a page still to check.  The
+pair across a pause is not compared. */
 class Online_validator : private Page_checks {
  public:
   /** Releases the index lock and takes it again in S. */
