@@ -369,8 +369,11 @@ constexpr uint32_t NODE_PTR_INSERT_FLAGS =
 move to a new page Q, which a leveled split divides (Q flagged, the node
 pointer inserted on its half); the root, now with the one node pointer to
 Q, gets the node pointer of Q's right half and Q's flag is cleared, all in
-this mini-transaction (F2: the root has room for the second one). */
-void raise_root(btr_cur_t *cursor, const dtuple_t *node_ptr, mem_heap_t **heap,
+this mini-transaction (F2: the root has room for the second one).
+@return false if the tablespace had no page (the file could not be
+extended): the flag stays (FS3), as for a split of a parent that finds
+none */
+bool raise_root(btr_cur_t *cursor, const dtuple_t *node_ptr, mem_heap_t **heap,
                 mtr_t *mtr) {
   dict_index_t *index = cursor->index;
   buf_block_t *root = btr_cur_get_block(cursor);
@@ -378,8 +381,14 @@ void raise_root(btr_cur_t *cursor, const dtuple_t *node_ptr, mem_heap_t **heap,
   /* LO4: the copy of the segment headers this level search took is the
   root's, and the raise keeps them. */
   ut_ad(segments_copied(index, buf_block_get_frame(root)));
-  ut_a(btr_root_raise_and_insert(NODE_PTR_INSERT_FLAGS, cursor, &offsets, heap,
-                                 node_ptr, mtr) != nullptr);
+  if (DBUG_EVALUATE_IF("blink_root_raise_no_page", true, false) ||
+      btr_root_raise_and_insert(NODE_PTR_INSERT_FLAGS, cursor, &offsets, heap,
+                                node_ptr, mtr) == nullptr) {
+    /* No page for Q: nothing changed.  Or the root was raised and Q's
+    split found no page, which it looks for before it moves a record: the
+    tree is whole, one level higher, and Q is not flagged. */
+    return false;
+  }
   ut_ad(segments_copied(index, buf_block_get_frame(root)));
 
   const page_t *root_page = buf_block_get_frame(root);
@@ -415,6 +424,7 @@ void raise_root(btr_cur_t *cursor, const dtuple_t *node_ptr, mem_heap_t **heap,
   if (it != flagged.end()) {
     flagged.erase(it);
   }
+  return true;
 }
 
 /** SP3: publish the split of a flagged page one level up, in one
@@ -511,7 +521,7 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
   {
     const Leveled_scope leveled(index);
     if (root) {
-      raise_root(&cursor, f.node_ptr, &heap, &mtr);
+      split = raise_root(&cursor, f.node_ptr, &heap, &mtr);
       /* The raise's redo is still in this mini-transaction: recovery
       finds the root as it was, full, and the child flagged. */
       DBUG_EXECUTE_IF("blink_crash_in_root_raise", crash_now(););
@@ -1460,6 +1470,24 @@ static void check_below_parent(dict_index_t *index, page_no_t page_no,
   }
 }
 
+/** C1 for a page an exclusive walk reached by a sibling link: a page of
+the index on the level of the page that named it, or the server stops, as
+stock's father lookups stop it on a corrupt tree.  A page of another index
+that happens to carry the flag bit would otherwise be "finished" by
+finish_split(), which does not see it as this index's (read_flagged()),
+and read again without end. */
+static void check_on_level(dict_index_t *index, page_no_t page_no,
+                           const page_t *page, ulint level, mtr_t *mtr,
+                           const char *context) {
+  if (!is_page_of(page, index) || btr_page_get_level(page) != level) {
+    mtr->commit();
+    btr_blink_corrupt_stop(index, page_no, level,
+                           "is not a page of its index on the level of the"
+                           " page that links to it",
+                           context);
+  }
+}
+
 void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
                            bool from_left) {
   ut_ad(index->blink);
@@ -1536,6 +1564,8 @@ void btr_blink_finish_path(dict_index_t *index, const dtuple_t *tuple,
         mtr.start();
         const page_t *candidate_page = buf_block_get_frame(
             latch_page(index, candidate, RW_S_LATCH, &mtr));
+        check_on_level(index, candidate, candidate_page, level, &mtr,
+                       "finishing the splits beside an exclusive path, X2");
         const bool flagged = is_flagged(candidate_page, index);
         if (candidate == siblings[0]) {
           candidates[3] = btr_page_get_prev(candidate_page, &mtr);
@@ -1618,9 +1648,12 @@ ulint btr_blink_finish_all(dict_index_t *index) {
       mtr.start();
       const page_t *page = buf_block_get_frame(
           latch_page(index, page_no, RW_S_LATCH, &mtr));
+      check_on_level(index, page_no, page, level, &mtr,
+                     "finishing every split, X2");
       const bool flagged = is_flagged(page, index);
       page_no_t next = btr_page_get_next(page, &mtr);
       DBUG_EXECUTE_IF("blink_finish_all_link_cycle", next = page_no;);
+      DBUG_EXECUTE_IF("blink_finish_all_foreign_link", next = 0;);
       mtr.commit();
       if (flagged) {
         if (finish_split(index, page_no)) {

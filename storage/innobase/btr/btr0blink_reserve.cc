@@ -1126,8 +1126,14 @@ ulint trim_batch(const dict_index_t *index, fseg_header_t *leaf_seg,
     Pool &pool = reserve.pools[segment];
     pool.ripen();
     pool.target = target;
-    const size_t n = std::min<size_t>(
+    size_t n = std::min<size_t>(
         REFILL_BATCH, pool.pages.size() - std::min(pool.pages.size(), target));
+    /* RV1: deletions that raced past their margin may have listed more
+    than the directory holds (btr_blink_reserve_list_deleted() keeps them
+    in memory); nothing is written until splits have taken enough. */
+    if (reserve.entries().size() - n > directory_capacity(page_size)) {
+      n = 0;
+    }
     /* The oldest: splits take the newest (pop_locked()), likelier to be in
     the buffer pool. */
     freed.assign(pool.pages.begin(), pool.pages.begin() + n);
