@@ -337,8 +337,16 @@ bool read_flagged(dict_index_t *index, page_no_t page_no, mem_heap_t *heap,
   }
   /* IS1: a flagged page has a right sibling and a high key (HK1). */
   const page_blink_hk_t hk = page_blink_get_hk(page, index);
-  ut_a(hk.exists());
-  ut_a(btr_page_get_next(page, &mtr) != FIL_NULL);
+  page_no_t next = btr_page_get_next(page, &mtr);
+  DBUG_EXECUTE_IF("blink_flagged_without_right", next = FIL_NULL;);
+  if (!hk.exists() || next == FIL_NULL) {
+    const ulint level = btr_page_get_level(page);
+    mtr.commit();
+    btr_blink_corrupt_stop(index, page_no, level,
+                           "is flagged as an incomplete split but has no"
+                           " high key or no right sibling (IS1)",
+                           "finishing a split");
+  }
 
   f->page_no = page_no;
   f->level = btr_page_get_level(page);
@@ -469,7 +477,12 @@ Step publish_one_level(dict_index_t *index, page_no_t page_no,
     if (!same) {
       return Step::AGAIN;
     }
-    ut_a(f.left != FIL_NULL);
+    if (f.left == FIL_NULL) {
+      btr_blink_corrupt_stop(index, page_no, f.level,
+                             "has no node pointer in its parent and no left"
+                             " sibling (IS1)",
+                             "finishing a split");
+    }
     *other = f.left;
     return Step::LEFT_FIRST;
   }
