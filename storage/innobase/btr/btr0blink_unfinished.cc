@@ -93,6 +93,19 @@ bool btr_blink_change_refused(dict_index_t *index) {
 
 namespace {
 
+/** C1 on X4's and X5's pages: sibling links that disagree, or a sibling
+that must exist and does not, are corruption.  The index is marked and the
+server stops, as stock's father lookups stop it on a corrupt tree; a
+ut_a would stop it too, and stop it again after the restart. */
+void check_siblings(bool ok, dict_index_t *index, const page_t *page,
+                    const char *why) {
+  if (!ok) {
+    btr_blink_corrupt_stop(index, page_get_page_no(page),
+                           btr_page_get_level(page), why,
+                           "freeing a page beside an unfinished split, X4/X5");
+  }
+}
+
 /** X4: if the page (a leaf, or the parent of a leaf that is its only
 child) is the right half of an incomplete split (its left sibling is
 flagged, so no node pointer leads to it, IS2), undo the split: the left
@@ -124,7 +137,9 @@ bool unsplit(dict_index_t *index, buf_block_t *block, mtr_t *mtr) {
   if (!is_flagged(left_page, index)) {
     return false;
   }
-  ut_a(btr_page_get_next(left_page, mtr) == block->page.id.page_no());
+  check_siblings(btr_page_get_next(left_page, mtr) == block->page.id.page_no(),
+                 index, page,
+                 "its left sibling's right link names another page");
 
   btr_search_drop_page_hash_index(block);
   mem_heap_t *heap = mem_heap_create(1024, UT_LOCATION_HERE);
@@ -220,12 +235,14 @@ void right_takes_leaf(dict_index_t *index, buf_block_t *block,
   const page_t *page = buf_block_get_frame(block);
   const page_no_t page_no = block->page.id.page_no();
   const page_no_t right_no = btr_page_get_next(page, mtr);
-  ut_a(right_no != FIL_NULL);
+  check_siblings(right_no != FIL_NULL, index, page, "has no right sibling");
   const space_id_t space = index->space;
   const page_size_t page_size = dict_table_page_size(index->table);
   buf_block_t *right = btr_block_get(page_id_t(space, right_no), page_size,
                                      RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
-  ut_a(btr_page_get_prev(buf_block_get_frame(right), mtr) == page_no);
+  check_siblings(btr_page_get_prev(buf_block_get_frame(right), mtr) == page_no,
+                 index, page,
+                 "its right sibling's left link names another page");
 
   btr_search_drop_page_hash_index(block);
   rec_t *node_ptr = btr_cur_get_rec(&father);
@@ -277,7 +294,7 @@ void left_takes_leaf(dict_index_t *index, buf_block_t *block,
   ut_ad(rw_lock_own(dict_index_get_lock(index), RW_LOCK_X));
   const page_t *page = buf_block_get_frame(block);
   const page_no_t left_no = btr_page_get_prev(page, mtr);
-  ut_a(left_no != FIL_NULL);
+  check_siblings(left_no != FIL_NULL, index, page, "has no left sibling");
   /* Latched already by the descent (btr_cur_latch_leaves()). */
   buf_block_t *left = btr_block_get(
       page_id_t(index->space, left_no), dict_table_page_size(index->table),
