@@ -631,6 +631,18 @@ void btr_blink_separator_changed(dict_index_t *index, buf_block_t *block,
   buf_block_t *left_block =
       btr_block_get(page_id_t(block->page.id.space(), left_no),
                     block->page.size, RW_X_LATCH, UT_LOCATION_HERE, index, mtr);
+  /* C1: the left link was read from the page; a neighbour that does not
+  link back would be given a high key of another part of the tree. */
+  const page_t *left = buf_block_get_frame(left_block);
+  if (!fil_page_index_page_check(left) ||
+      btr_page_get_index_id(left) != index->id ||
+      btr_page_get_level(left) != btr_page_get_level(page) ||
+      btr_page_get_next(left, mtr) != page_get_page_no(page)) {
+    btr_blink_corrupt_stop(index, left_no, btr_page_get_level(page),
+                           "is not the left neighbour of the page whose"
+                           " separator changed",
+                           "changing a separator on an exclusive path, G4");
+  }
   /* X2: the boundary moves between two pages whose splits are complete. */
   ut_ad(!(page_blink_get_flags(buf_block_get_frame(left_block), index) &
           PAGE_BLINK_INCOMPLETE_SPLIT));
