@@ -506,8 +506,8 @@ bool Blink_descent::above_high_key(const Latched &l) {
   switch (m_target) {
     case Blink_target::FIRST:
       /* The first page of a level keeps its lower end: splits put the
-      new page on the right (S1), merges, which could empty it, wait for
-      the descent (G0), and a deleted first page was handled above. */
+      new page on the right (S1), what moves range left waits for the
+      descent (G0), and a deleted first page was handled above (PD3). */
       return false;
     case Blink_target::LAST:
       return true;
