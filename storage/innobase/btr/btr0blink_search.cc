@@ -744,6 +744,9 @@ bool Blink_descent::latch_leaf_with_left(page_no_t leaf_no) {
   }
   leaf_no = m_cur.page_no();
   const page_no_t left_no = btr_page_get_prev(m_cur.page(), m_mtr);
+  /* PD3: the walk below passes this page only if the leaf left its level
+  meanwhile; it stops there instead of walking the rest of the level. */
+  const page_no_t leaf_right = btr_page_get_next(m_cur.page(), m_mtr);
   release(m_cur);
   DEBUG_SYNC_C("blink_descent_left_named");
 
@@ -762,10 +765,11 @@ bool Blink_descent::latch_leaf_with_left(page_no_t leaf_no) {
       if (next == leaf_no) {
         break;
       }
-      /* Under G0 the walk ends at the leaf: the pages between are halves
+      /* Under D1 the walk ends at the leaf: the pages between are halves
       of splits of the old left neighbour; unless the leaf was deleted
-      since (PD3): then start again. */
-      if (next == FIL_NULL || cycle.step(next)) {
+      since (PD3), and the walk reaches the leaf's right sibling (PD5: not
+      reused meanwhile) or the end of the level: then start again. */
+      if (next == FIL_NULL || next == leaf_right || cycle.step(next)) {
         return !leaf_deleted(leaf_no) &&
                corrupt(m_left.page_no(), 0,
                        "the right links from the left neighbour of a leaf"
