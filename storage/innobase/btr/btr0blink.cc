@@ -603,8 +603,9 @@ bool btr_blink_merge_allowed(dict_index_t *index) {
   if (!index->blink) {
     return true;
   }
-  /* PD1: an under-filled page stays as it is; only an emptied leaf leaves
-  its level, with its last record (PD2, or X1's discard). */
+  /* PD1, PD8: stock's merges never run; the delete itself merges an
+  under-filled leaf to the right, or deletes an emptied one (PD2, or X1's
+  discard). */
   if (btr_blink_deletes_pages(index)) {
     return false;
   }

@@ -321,10 +321,12 @@ bool read_flagged(dict_index_t *index, page_no_t page_no, mem_heap_t *heap,
   mtr.start();
   /* FS1: the page number may have been read before index->lock was taken
   (an insert's descent, before its commit): an exclusive path may have
-  finished the split and freed the page meanwhile (G0).  A freed page is
-  read as it was left: without the flag (X2 finishes a split before its
+  finished the split and freed the page meanwhile (G0), or a deletion
+  taken it from its level (PD2) and a split reused it (PD6).  A freed page
+  is read as it was left: without the flag (X2 finishes a split before its
   page is merged, X4 frees a half without it), or no longer of this
-  index. */
+  index; a deleted one carries no flag (PD1), and a reused one that does
+  is a split of its own (FS2). */
   buf_block_t *block =
       latch_page(index, page_no, RW_S_LATCH, &mtr, Page_fetch::POSSIBLY_FREED);
   const page_t *page = buf_block_get_frame(block);
@@ -697,8 +699,9 @@ void latch_right(btr_cur_t *cursor, mtr_t *mtr) {
 /** SP2: take index->lock in S for a leaf split and hold it in
 t_splits.holder until its cascade ends (btr_blink_insert_done()).  LO1: the
 caller holds the leaf latch, so it must not wait for index->lock: a waiting
-X request (a merge, G0) sends it to the exclusive path, where it waits with
-no latch held.  EX1 waits, with no latch held.
+X request (an exclusive path, X1) refuses it, and the row waits with no latch
+held and tries again (LO1) before it takes the exclusive path.  EX1 waits,
+with no latch held.
 @return whether S was free */
 bool hold_s(dict_index_t *index, que_thr_t *thr, bool wait) {
   ut_ad(t_splits.held == nullptr);

@@ -155,8 +155,9 @@ constexpr ulint ESTIMATE_RESTARTS = 3;
 /** C1: more restarts than this mean a corrupt index.  Under D1 no page is
 freed and a deleted page is not reused (PD5), so a page reached by an old
 page number is what the descent expected except after a root raise, which
-adds one level, or in D5 after a deletion of the left neighbour: at most
-one restart per level an index can have, plus D8's. */
+adds one level (at most one restart per level an index can have), or in D5
+after a deletion of the leaf or its left neighbour between two of its
+latches (one restart per such race, far fewer than the levels), plus D8's. */
 constexpr ulint MAX_RESTARTS = BTR_MAX_LEVELS + ESTIMATE_RESTARTS;
 
 /** What a descent found wrong last: the page, the level it expected there,
@@ -172,9 +173,10 @@ enum class Blink_target { KEY, FIRST, LAST };
 
 /** One search of a B-link index down to its leaf level (README.blink.md,
 D1..D8).  No X runs for its whole run: it holds index->lock in S (or the
-caller does), or announces itself without the lock (LF1), so that no merge
-or discard runs meanwhile (G0): the only structure changes it can meet are
-splits and deletions, which move key ranges to the right only (S1, PD2). */
+caller does), or announces itself without the lock (LF1), so that no
+exclusive merge or discard runs meanwhile (G0): the structure changes it can
+meet are splits, inserts into a right sibling, deletions and merges to the
+right, which move key ranges to the right only (S1, RS1, PD2, PD8). */
 class Blink_descent {
  public:
   /** @param[in] target    KEY: the leaf for tuple and mode; FIRST, LAST:

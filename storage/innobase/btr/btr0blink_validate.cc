@@ -75,7 +75,8 @@ for more details.
  btr_validate_index(index, trx, false) holds SX, which B-link indexes raise
  to X too).  Every change of a non-leaf page, of a sibling link, of a high
  key or of a B-link flag is a structure change that holds the index lock:
- in S the splits published level by level (SP1..SP4), in X
+ in S the splits published level by level (SP1..SP4), inserts into a right
+ sibling (RS1), deletions and merges to the right (PD2, PD8); in X
  everything else: the exclusive path's splits (X1), root raises, merges
  and discards (G1..G3), separator changes (G4), lifts (G5).  X excludes
  them all.  So for the whole walk the non-leaf levels, every link, every high
@@ -94,11 +95,13 @@ for more details.
 
  What changes concurrently is the records of leaves: optimistic inserts,
  delete-marks, updates, and optimistic deletes by purge and rollback run
- with the index lock in S and the one leaf they change X-latched.  None of
- them can empty a leaf (btr_cur_can_delete_without_compress() sends the
- delete of the last record of a non-root page to the pessimistic path,
- BTR_MODIFY_TREE, which takes the index lock in X), nor change a
- leaf's links, high key or flags.  (A leaf
+ with the one leaf they change X-latched, announced (LF1) or under the
+ index lock in S.  None of them can empty a leaf: the delete that would
+ empty or under-fill a non-root leaf goes to the pessimistic path
+ (btr_blink_delete_changes_tree(), stock's
+ btr_cur_can_delete_without_compress()), BTR_MODIFY_TREE, which holds the
+ index lock in S or X (PD2, X1) and so waits for the walk's X; nor can they
+ change a leaf's links, high key or flags.  (A leaf
  reorganize inside an optimistic insert takes the high key off and puts it
  back in one mini-transaction, under the page's X latch, so no S-latched
  reader sees the difference.)
@@ -1306,7 +1309,8 @@ bool btr_blink_validate_index(dict_index_t *index, const trx_t *trx,
 
 bool btr_blink_validate_index_online(dict_index_t *index, const trx_t *trx,
                                      std::string *msg) {
-  /* S: splits run during the walk, merges do not (G0). */
+  /* S: splits, deletions and merges to the right run during the walk; the
+  exclusive paths do not (G0). */
   return run_walk(index, msg, true, [&](const auto &give_way) {
     Online_validator(index, trx, nullptr, give_way).run();
   });

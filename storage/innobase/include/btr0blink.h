@@ -127,7 +127,8 @@ struct btr_blink_stats_t {
   right on its level. */
   std::atomic<uint64_t> move_left_steps{0};
   /** D4: a descent latched a page that was not of its index or level (a
-  stale page number, a root raise) and started again from the root. */
+  stale page number, a root raise), or D5 found its leaf or the leaf's left
+  neighbour deleted (PD3), and started again from the root. */
   std::atomic<uint64_t> descent_restarts{0};
   /** G1, G2: a page of a B-link index merged into a sibling, or lifted
   into its parent (btr_compress()), under index->lock in X (G0). */
@@ -202,8 +203,9 @@ OFF, it holds the lock in S (D1). */
 extern bool srv_btree_blink_unlocked_descents;
 
 /** innodb_btree_blink_page_delete: whether purge and rollback delete the
-leaves they empty under index->lock in S, and no page is merged (PD1-PD4);
-OFF, they merge and discard under X (G0-G5). */
+leaves they empty, and merge under-filled leaves to the right, under
+index->lock in S (PD1-PD8); OFF, stock's merges and discards run under X
+(G0-G5). */
 extern bool srv_btree_blink_page_delete;
 
 /** innodb_btree_blink_leveled_update: whether an update that grows a row
@@ -1075,7 +1077,8 @@ bool btr_blink_search_leaf(dict_index_t *index, const dtuple_t *tuple,
 
 /** The descent of a B-link index to the first or last leaf (README.blink.md,
 D6): as btr_blink_search_leaf(), the leftmost descent follows the first node
-pointer of each level (no page is ever put left of the leftmost one, S1), the
+pointer of each level (no page is ever put left of the leftmost one, S1),
+moving right only from a deleted page (PD3), the
 rightmost descent moves right on each level until the right link is FIL_NULL.
 Called by btr_cur_open_at_index_side() for level 0.
 @param[in]     from_left          true: before the first record of the first
@@ -1118,7 +1121,8 @@ bool btr_blink_validate_index(dict_index_t *index, const trx_t *trx,
 "Validator, online"; amcheck's bt_index_check): each level from its
 leftmost page along the right links, each page and its right sibling
 latched together, no check between levels.  Holds the index lock in S,
-which lets splits run and keeps merges out.
+which lets splits, deletions and merges to the right run and keeps the
+exclusive paths out.
 @param[in] index  B-link index
 @param[in] trx    transaction (for interrupt checks), or nullptr
 @param[out] msg   the first violation, with index name and page numbers

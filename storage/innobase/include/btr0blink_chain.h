@@ -27,11 +27,12 @@ for more details.
 namespace blink_chain {
 
 /** C2: a walk along the sibling links of one level meets no page twice,
-since nothing is freed while it runs (G0); a page met twice is a cycle of
-links, which would make the walk endless.  Brent's algorithm finds it with
-two words of state and no false alarm: it saves the page reached after
-1, 2, 4, ... steps and reports the first step that comes back to the saved
-page, at most twice the cycle's length plus its lead-in after entering it. */
+since no page it can reach is reused while it runs (PD5; under X, G0); a
+page met twice is a cycle of links, which would make the walk endless.
+Brent's algorithm finds it with two words of state and no false alarm: it
+saves the page reached after 1, 2, 4, ... steps and reports the first step
+that comes back to the saved page, at most twice the cycle's length plus its
+lead-in after entering it. */
 class Cycle_check {
  public:
   /** @param[in] start  the page the walk starts from */

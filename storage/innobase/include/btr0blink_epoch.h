@@ -22,7 +22,8 @@ for more details.
 
  A thread announces in its own slot, for as long as it may hold the number of
  a page it has not latched, the epoch in which it started; a deletion takes a
- stamp after its mini-transaction has committed; a page stamped s may be
+ stamp while it still holds the latches of its mini-transaction (README.blink.md
+ PD5); a page stamped s may be
  reused once the *horizon* (the oldest epoch announced, or the current one if
  none) is above s.  No read-modify-write on a shared word in the announcing
  thread: a load of the epoch and a store to its own cache line.
@@ -114,8 +115,8 @@ class Registry {
     slot->epoch.store(QUIESCENT, std::memory_order_release);
   }
 
-  /** Stamp pages that left their levels in mini-transactions that have
-  committed.
+  /** Stamp pages that leave their levels in a mini-transaction that still
+  holds their latches (and their neighbours' and parent's, PD5).
   @return the stamp: the pages may be reused once horizon() > stamp */
   uint64_t retire() { return m_epoch.fetch_add(1, std::memory_order_seq_cst); }
 
