@@ -352,7 +352,7 @@ bool read_flagged(dict_index_t *index, page_no_t page_no, mem_heap_t *heap,
 
   f->page_no = page_no;
   f->level = btr_page_get_level(page);
-  f->right = btr_page_get_next(page, &mtr);
+  f->right = next;
   f->left = btr_page_get_prev(page, &mtr);
   f->hk.assign(page + hk.start(), page + hk.start() + hk.rec_size());
   mtr.commit();
